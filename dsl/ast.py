@@ -1,0 +1,849 @@
+"""The typed AST of a .cards file.
+
+Every node is a frozen, slotted dataclass with its source `span` first. Class names
+match the grammar's rule names (`card_type_decl` <-> `CardTypeDecl`). Nothing after
+dsl/transformer.py imports lark: the tree is converted once, here into these nodes.
+Invariants a designer can break (duplicate names, unknown zones, wrong arities) are
+reported by the check passes as diagnostics, never raised by constructors.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from .source import Span
+
+# ============================================================== expressions
+
+
+@dataclass(frozen=True, slots=True)
+class Num:
+    """`3`"""
+    span: Span
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """`"Choose your Faction"`"""
+    span: Span
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Bool:
+    """`yes` / `no`"""
+    span: Span
+    value: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Nothing:
+    """`none`"""
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """`fighters`, `Dwarves`, `strength` — resolved by the checker."""
+    span: Span
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """`count(tied)`, `strength(p)`"""
+    span: Span
+    name: str
+    args: tuple["Expr", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FieldAccess:
+    """`card.strength`"""
+    span: Span
+    obj: "Expr"
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Possessive:
+    """`p's deck`, `p's bonus` — a per-player zone or an attribute."""
+    span: Span
+    owner: "Expr"
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Your:
+    """`your deck` — the possessive of `you`, the controller of the ability."""
+    span: Span
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class FieldOf:
+    """`faction of players` — a field of one thing, or of each thing in a collection."""
+    span: Span
+    name: str
+    obj: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class CardsIn:
+    """`cards in p's discard`"""
+    span: Span
+    zone: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class EveryZone:
+    """`every battlefield` — that per-player zone of every player, in seat order."""
+    span: Span
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TopCard:
+    """`top card of p's deck` / `bottom card of ...`"""
+    span: Span
+    place: str
+    zone: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class TopCards:
+    """`top 3 cards of p's deck`"""
+    span: Span
+    place: str
+    count: "Expr"
+    zone: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class ActivePlayer:
+    """`the active player`"""
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class This:
+    """`this` — the card whose ability is running."""
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class You:
+    """`you` — the player who controls the running ability (or the deciding player)."""
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class PlayersExpr:
+    """`players` — players still in the game, in seat order."""
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class AllPlayers:
+    """`all players` — eliminated ones included."""
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Opponents:
+    """`opponents` — players still in the game other than `you`."""
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ListExpr:
+    """`[a, b]`"""
+    span: Span
+    items: tuple["Expr", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WhereExpr:
+    """`fighters where strength(it) = best` — `it` is each element."""
+    span: Span
+    coll: "Expr"
+    cond: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class ExprMap:
+    """`strength(p) for each p in fighters [where cond]`"""
+    span: Span
+    expr: "Expr"
+    name: str
+    coll: "Expr"
+    cond: "Expr | None"
+
+
+@dataclass(frozen=True, slots=True)
+class OrChain:
+    """`a or b or c`"""
+    span: Span
+    items: tuple["Expr", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AndChain:
+    """`a and b`"""
+    span: Span
+    items: tuple["Expr", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NotOp:
+    """`not a`"""
+    span: Span
+    operand: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    """`a < b`, `a = b`, `a is b`, `a is not b`"""
+    span: Span
+    op: str
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class IsEmpty:
+    """`p's deck is empty` / `is not empty`"""
+    span: Span
+    operand: "Expr"
+    negated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class IsIn:
+    """`x is in C` / `x is not in C`"""
+    span: Span
+    item: "Expr"
+    coll: "Expr"
+    negated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class IsA:
+    """`it is a Unit`"""
+    span: Span
+    operand: "Expr"
+    type_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Arith:
+    """`a + b`, `a - b`, `a * b`, `a / b` (whole-number division, rounding down)"""
+    span: Span
+    op: str
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class Neg:
+    """`-a`"""
+    span: Span
+    operand: "Expr"
+
+
+Expr = Union[Num, Text, Bool, Nothing, Name, Call, FieldAccess, Possessive, Your, FieldOf,
+             CardsIn, EveryZone, TopCard, TopCards, ActivePlayer, This, You, PlayersExpr,
+             AllPlayers, Opponents, ListExpr, WhereExpr, ExprMap, OrChain, AndChain, NotOp,
+             Compare, IsEmpty, IsIn, IsA, Arith, Neg]
+
+# ============================================================== statements
+
+
+@dataclass(frozen=True, slots=True)
+class DocItem:
+    """A quoted text alone on a line: rulebook prose for the enclosing rule."""
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveStmt:
+    """`move top card of p's deck to bottom of p's battlefield face up`"""
+    span: Span
+    what: Expr
+    to: Expr
+    place: str | None       # "top" | "bottom" | None (top of an ordered zone)
+    face: str | None        # "up" | "down" | None (keep / zone default)
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleStmt:
+    """`shuffle p's deck`"""
+    span: Span
+    zone: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class FlipStmt:
+    """`flip this face down`"""
+    span: Span
+    what: Expr
+    face: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetStmt:
+    """`set p's bonus to 0`"""
+    span: Span
+    target: Expr
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class AddStmt:
+    """`add 1 to your bonus`"""
+    span: Span
+    amount: Expr
+    target: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class SubtractStmt:
+    """`subtract 3 from p's proximity`"""
+    span: Span
+    amount: Expr
+    target: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class LetStmt:
+    """`let best be highest(strength(p) for each p in fighters)`"""
+    span: Span
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseStmt:
+    """`p chooses f from Faction where it is not in taken, prompt "Choose your Faction"`"""
+    span: Span
+    player: Expr
+    name: str
+    options: Expr
+    prompt: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class AnnounceStmt:
+    """`announce battle_won(w, winning_card)`"""
+    span: Span
+    event: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EliminateStmt:
+    """`eliminate p`"""
+    span: Span
+    player: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class WinStmt:
+    """`first(players) wins`"""
+    span: Span
+    player: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class DrawGameStmt:
+    """`the game is a draw`"""
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class StopStmt:
+    """`stop` — leave the innermost repeat / for each."""
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class CallStmt:
+    """`capture(first(tied))`"""
+    span: Span
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RollStmt:
+    """`roll 3 White dice as results`"""
+    span: Span
+    count: Expr
+    die: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class CounterStmt:
+    """`counter top item of the stack` — it never happens."""
+    span: Span
+    target: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class NegateStmt:
+    """`negate it` — counts as resolved, changes nothing."""
+    span: Span
+    target: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class SkipStmt:
+    """`skip step "Play"`"""
+    span: Span
+    step: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExpectStmt:
+    """`expect count(cards in first(players)'s discard) = 4` (scenarios)"""
+    span: Span
+    cond: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class GiveStmt:
+    """`give p the choice yes` (scenarios: script the next choice of p)"""
+    span: Span
+    player: Expr
+    choice: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class SayStmt:
+    """`say "cannot add any card"` — a line in the explained log."""
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class IfStmt:
+    """`if c: ... else if d: ... else: ...`"""
+    span: Span
+    branches: tuple[tuple[Expr, tuple["Stmt", ...]], ...]
+    else_body: tuple["Stmt", ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class ForStmt:
+    """`for each p in players where cards_left(p) = 0: ...`"""
+    span: Span
+    name: str
+    coll: Expr
+    cond: Expr | None
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RepeatStmt:
+    """`repeat: ...` — until `stop` or the game ends."""
+    span: Span
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WhileStmt:
+    """`repeat while c: ...` / `repeat until c: ...` (checked before each pass)"""
+    span: Span
+    until: bool
+    cond: Expr
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TimesStmt:
+    """`repeat n times: ...`"""
+    span: Span
+    count: Expr
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StepStmt:
+    """`step "War": ...` / `phase "Turns": ...` — named parts of the flow (rulebook chapters)."""
+    span: Span
+    kind: str
+    name: str
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStmt:
+    """`turn of p: ...` — p is the active player inside."""
+    span: Span
+    player: Expr
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MayStmt:
+    """`you may "Trigger Peace?": ...` — an optional effect, a yes/no choice."""
+    span: Span
+    player: Expr
+    prompt: str
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SecretStmt:
+    """`each player in players secretly chooses c from cards in their hand: ...`"""
+    span: Span
+    players: Expr
+    name: str
+    options: Expr
+    prompt: str | None
+    body: tuple["Stmt", ...]
+
+
+Stmt = Union[DocItem, MoveStmt, ShuffleStmt, FlipStmt, SetStmt, AddStmt, SubtractStmt, LetStmt,
+             ChooseStmt, AnnounceStmt, EliminateStmt, WinStmt, DrawGameStmt, StopStmt, CallStmt,
+             RollStmt, CounterStmt, NegateStmt, SkipStmt, ExpectStmt, GiveStmt, SayStmt, IfStmt,
+             ForStmt, RepeatStmt, WhileStmt, TimesStmt, StepStmt, TurnStmt, MayStmt, SecretStmt]
+Block = tuple[Stmt, ...]
+
+# ============================================================== abilities
+
+
+@dataclass(frozen=True, slots=True)
+class Triggered:
+    """`when battle_won where card = this: ...`"""
+    span: Span
+    event: str
+    cond: Expr | None
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class Activation:
+    """One restriction or cost of an activated ability (`from hand`, `at any time`, `cost: exhaust`)."""
+    span: Span
+    kind: str               # "from" | "any_time" | "own_turn" | "if" | "cost_exhaust" | "cost_tap" | "cost_pay"
+    name: str | None = None
+    expr: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Activated:
+    """`action "Play it" from hand, at any time, if cost = 0: ...`"""
+    span: Span
+    name: str
+    activations: tuple[Activation, ...]
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class StaticMod:
+    """`modify strength of cards in column by 1 while ...`"""
+    span: Span
+    field: str
+    target: Expr
+    amount: Expr
+    cond: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """`instead of destroyed where ...: ...`"""
+    span: Span
+    event: str
+    cond: Expr | None
+    body: Block
+
+
+Ability = Union[Triggered, Activated, StaticMod, Replacement]
+
+# ============================================================== declarations
+
+
+@dataclass(frozen=True, slots=True)
+class TypeRef:
+    """`number`, `flag`, `text`, `card`, `player`, an enum or card type name, `list of X`"""
+    span: Span
+    name: str
+    is_list: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FieldDecl:
+    """`bonus: number = 0, at least 0`"""
+    span: Span
+    name: str
+    type: TypeRef
+    default: Expr | None
+    at_least: int | None
+    at_most: int | None
+    docs: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameDecl:
+    """`game "Title": players: 2 to 6 ...`"""
+    span: Span
+    title: str
+    min_players: int
+    max_players: int
+    summary: str
+    source: str
+    docs: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EnumDecl:
+    """`enum Faction: Dwarves, Elves`"""
+    span: Span
+    name: str
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordUse:
+    """`keyword Farsight(2)` on a card or card type."""
+    span: Span
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardTypeDecl:
+    """`card type Unit: faction: Faction ...`"""
+    span: Span
+    name: str
+    fields: tuple[FieldDecl, ...]
+    docs: tuple[str, ...]
+    blank_unless: Expr | None
+    abilities: tuple[Ability, ...]
+    keywords: tuple[KeywordUse, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AttrsDecl:
+    """`player has: ...` / `game has: ...`"""
+    span: Span
+    owner: str
+    fields: tuple[FieldDecl, ...]
+    docs: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneDecl:
+    """`zone deck: per player, ordered, hidden "Your deck."`"""
+    span: Span
+    name: str
+    per_player: bool
+    ordered: bool
+    visibility: str          # "hidden" | "owner" | "public"
+    capacity: int | None
+    doc: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """`| "Chieftain" | Trolls | 10 | yes | 1 |`"""
+    span: Span
+    cells: tuple[Expr | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardTable:
+    """`cards Unit in box:` with a header row and one row per card (or per `copies`)."""
+    span: Span
+    type_name: str
+    zone: str
+    header: tuple[str, ...]
+    rows: tuple[TableRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FieldValue:
+    """`faction = Dwarves` inside a `card` block."""
+    span: Span
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class CardDecl:
+    """`card "Peace": Power in box` with field values and abilities."""
+    span: Span
+    name: str
+    type_name: str
+    zone: str
+    values: tuple[FieldValue, ...]
+    docs: tuple[str, ...]
+    abilities: tuple[Ability, ...]
+    keywords: tuple[KeywordUse, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DieDecl:
+    """`die White: [], [aim], [aim], [damage], [critical], [aim, aim]`"""
+    span: Span
+    name: str
+    faces: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """`winner: player`"""
+    span: Span
+    name: str
+    type: TypeRef
+
+
+@dataclass(frozen=True, slots=True)
+class EventDecl:
+    """`event battle_won(winner: player, card: card) "After winning a battle"`"""
+    span: Span
+    name: str
+    params: tuple[Param, ...]
+    doc: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DefineDecl:
+    """`define strength(p) as (top card of p's battlefield).strength + p's bonus`"""
+    span: Span
+    name: str
+    params: tuple[str, ...]
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class ProcedureDecl:
+    """`procedure refill(p): ...`"""
+    span: Span
+    name: str
+    params: tuple[str, ...]
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordDecl:
+    """`keyword Farsight(x: number): when turn_started ...` — defined once, used by many cards."""
+    span: Span
+    name: str
+    params: tuple[Param, ...]
+    docs: tuple[str, ...]
+    abilities: tuple[Ability, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SetupDecl:
+    """`setup: ...`"""
+    span: Span
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDecl:
+    """`round "Contest": ...` — repeated until the game ends."""
+    span: Span
+    name: str
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class EndCheckDecl:
+    """`as soon as count(players) = 1: first(players) wins` — checked after every change."""
+    span: Span
+    cond: Expr
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class OrderKey:
+    """`number highest first` / `seat order`"""
+    span: Span
+    expr: Expr | None
+    highest_first: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerOrderDecl:
+    """`order simultaneous triggers by number highest first then seat order`"""
+    span: Span
+    keys: tuple[OrderKey, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WindowDecl:
+    """`response window "Cascade": opens after complication_played ...`"""
+    span: Span
+    name: str
+    after: tuple[str, ...]
+    order: Expr | None
+    docs: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StackDecl:
+    """`stack "Complication Cascade": "..."`"""
+    span: Span
+    name: str
+    docs: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ProseDecl:
+    """`rule "Title": "prose"`"""
+    span: Span
+    title: str
+    docs: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NoteDecl:
+    """`interpretation "..."`"""
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ImportDecl:
+    span: Span
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExtendsDecl:
+    span: Span
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class OverrideDecl:
+    span: Span
+    decl: "Decl"
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioDecl:
+    """`scenario "A tie goes to War": ...` — a rules test written in the language."""
+    span: Span
+    name: str
+    body: Block
+
+
+Decl = Union[GameDecl, EnumDecl, CardTypeDecl, AttrsDecl, ZoneDecl, CardTable, CardDecl, DieDecl,
+             EventDecl, DefineDecl, ProcedureDecl, KeywordDecl, SetupDecl, RoundDecl, EndCheckDecl,
+             TriggerOrderDecl, WindowDecl, StackDecl, ProseDecl, NoteDecl, ImportDecl, ExtendsDecl,
+             OverrideDecl, ScenarioDecl]
+
+
+@dataclass(frozen=True, slots=True)
+class Module:
+    """A whole parsed file."""
+    span: Span
+    decls: tuple[Decl, ...]

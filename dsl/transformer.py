@@ -1,0 +1,635 @@
+"""Lark parse tree -> typed AST (dsl/ast.py). The only module after the parser that knows lark.
+
+Each method is named for the grammar rule (or alias) it converts.
+"""
+from __future__ import annotations
+
+import textwrap
+
+from lark import Token, Transformer, Tree, v_args
+
+from . import ast as A
+from .source import Span
+
+
+def unquote(raw: str) -> str:
+    """The value of a STRING token: quotes removed, escapes applied, triple quotes dedented."""
+    if raw.startswith('"""'):
+        body = raw[3:-3]
+        return textwrap.dedent(body).strip()
+    out, chars, i = [], raw[1:-1], 0
+    while i < len(chars):
+        c = chars[i]
+        if c == "\\" and i + 1 < len(chars):
+            nxt = chars[i + 1]
+            out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _is_tok(x, kind: str) -> bool:
+    return isinstance(x, Token) and x.type == kind
+
+
+@v_args(meta=True, inline=False)
+class ToAst(Transformer):
+    """Builds AST nodes; `path` names the file in every span."""
+
+    def __init__(self, path: str):
+        super().__init__(visit_tokens=False)
+        self.path = path
+
+    # ----------------------------------------------------------------- helpers
+    def _span(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return Span(self.path, 0, 0, 0, 0)
+        return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _tok_span(self, tok: Token) -> Span:
+        return Span(self.path, tok.line, tok.column, tok.end_line or tok.line,
+                    tok.end_column or tok.column + len(tok))
+
+    @staticmethod
+    def _names(children) -> list[str]:
+        return [str(c) for c in children if _is_tok(c, "NAME")]
+
+    @staticmethod
+    def _strings(children) -> list[str]:
+        return [unquote(str(c)) for c in children if _is_tok(c, "STRING")]
+
+    @staticmethod
+    def _docs(children) -> tuple[str, ...]:
+        return tuple(c.text for c in children if isinstance(c, A.DocItem))
+
+    # ----------------------------------------------------------------- module
+    def start(self, meta, children):
+        return A.Module(self._span(meta), tuple(children))
+
+    # ----------------------------------------------------------------- metadata
+    def game_decl(self, meta, ch):
+        title = unquote(str(ch[0]))
+        lo = hi = 0
+        summary = source = ""
+        docs = []
+        for item in ch[1:]:
+            if isinstance(item, tuple) and item[0] == "players":
+                lo, hi = item[1], item[2]
+            elif isinstance(item, tuple) and item[0] == "summary":
+                summary = item[1]
+            elif isinstance(item, tuple) and item[0] == "source":
+                source = item[1]
+            elif isinstance(item, A.DocItem):
+                docs.append(item.text)
+        return A.GameDecl(self._span(meta), title, lo, hi, summary, source, tuple(docs))
+
+    def players_item(self, meta, ch):
+        return ("players", int(ch[0]), int(ch[1]))
+
+    def summary_item(self, meta, ch):
+        return ("summary", unquote(str(ch[0])))
+
+    def source_item(self, meta, ch):
+        return ("source", unquote(str(ch[0])))
+
+    def doc_item(self, meta, ch):
+        return A.DocItem(self._span(meta), unquote(str(ch[0])))
+
+    def import_decl(self, meta, ch):
+        return A.ImportDecl(self._span(meta), unquote(str(ch[0])))
+
+    def extends_decl(self, meta, ch):
+        return A.ExtendsDecl(self._span(meta), unquote(str(ch[0])))
+
+    def override_decl(self, meta, ch):
+        return A.OverrideDecl(self._span(meta), ch[0])
+
+    def prose_decl(self, meta, ch):
+        return A.ProseDecl(self._span(meta), unquote(str(ch[0])), self._docs(ch[1:]))
+
+    def note_decl(self, meta, ch):
+        return A.NoteDecl(self._span(meta), unquote(str(ch[0])))
+
+    # ----------------------------------------------------------------- declarations
+    def enum_decl(self, meta, ch):
+        names = self._names(ch)
+        return A.EnumDecl(self._span(meta), names[0], tuple(names[1:]))
+
+    def card_type_decl(self, meta, ch):
+        name = str(ch[0])
+        items = ch[1:]
+        blank = next((i[1] for i in items if isinstance(i, tuple) and i[0] == "blank"), None)
+        return A.CardTypeDecl(
+            self._span(meta), name,
+            tuple(i for i in items if isinstance(i, A.FieldDecl)),
+            self._docs(items), blank,
+            tuple(i for i in items if isinstance(i, (A.Triggered, A.Activated, A.StaticMod, A.Replacement))),
+            tuple(i for i in items if isinstance(i, A.KeywordUse)))
+
+    def blank_item(self, meta, ch):
+        return ("blank", ch[0])
+
+    def attr_owner(self, meta, ch):
+        return str(ch[0])
+
+    def attrs_decl(self, meta, ch):
+        owner = ch[0]
+        return A.AttrsDecl(self._span(meta), owner,
+                           tuple(i for i in ch[1:] if isinstance(i, A.FieldDecl)), self._docs(ch[1:]))
+
+    def field_decl(self, meta, ch):
+        name = str(ch[0])
+        type_ref = ch[1]
+        default = None
+        lo = hi = None
+        docs = []
+        for item in ch[2:]:
+            if isinstance(item, tuple) and item[0] == "at_least":
+                lo = item[1]
+            elif isinstance(item, tuple) and item[0] == "at_most":
+                hi = item[1]
+            elif isinstance(item, A.DocItem):
+                docs.append(item.text)
+            else:
+                default = item
+        return A.FieldDecl(self._span(meta), name, type_ref, default, lo, hi, tuple(docs))
+
+    def at_least(self, meta, ch):
+        return ("at_least", int(ch[0]))
+
+    def at_most(self, meta, ch):
+        return ("at_most", int(ch[0]))
+
+    def named_type(self, meta, ch):
+        return A.TypeRef(self._span(meta), str(ch[0]))
+
+    def list_type(self, meta, ch):
+        return A.TypeRef(self._span(meta), str(ch[0]), True)
+
+    def zone_decl(self, meta, ch):
+        name = str(ch[0])
+        per_player, ordered, visibility, capacity, doc = False, True, "public", None, None
+        for item in ch[1:]:
+            if _is_tok(item, "STRING"):
+                doc = unquote(str(item))
+                continue
+            words = [str(t) for t in item]
+            if words[:2] == ["per", "player"]:
+                per_player = True
+            elif words == ["shared"]:
+                per_player = False
+            elif words == ["ordered"]:
+                ordered = True
+            elif words == ["unordered"]:
+                ordered = False
+            elif words in (["hidden"], ["public"]):
+                visibility = words[0]
+            elif words == ["owner", "only"]:
+                visibility = "owner"
+            elif words[:2] == ["at", "most"]:
+                capacity = int(words[2])
+        return A.ZoneDecl(self._span(meta), name, per_player, ordered, visibility, capacity, doc)
+
+    def zone_prop(self, meta, ch):
+        return ch
+
+    def zone_ref_static(self, meta, ch):
+        return str(ch[0])
+
+    def card_table(self, meta, ch):
+        return A.CardTable(self._span(meta), str(ch[0]), ch[1], ch[2], tuple(ch[3:]))
+
+    def table_header(self, meta, ch):
+        return tuple(self._names(ch))
+
+    def table_row(self, meta, ch):
+        return A.TableRow(self._span(meta), tuple(ch))
+
+    def cell(self, meta, ch):
+        return ch[0] if ch else None
+
+    def card_decl(self, meta, ch):
+        name = unquote(str(ch[0]))
+        type_name, zone = str(ch[1]), ch[2]
+        items = ch[3:]
+        return A.CardDecl(
+            self._span(meta), name, type_name, zone,
+            tuple(i for i in items if isinstance(i, A.FieldValue)), self._docs(items),
+            tuple(i for i in items if isinstance(i, (A.Triggered, A.Activated, A.StaticMod, A.Replacement))),
+            tuple(i for i in items if isinstance(i, A.KeywordUse)))
+
+    def field_value(self, meta, ch):
+        return A.FieldValue(self._span(meta), str(ch[0]), ch[1])
+
+    def die_decl(self, meta, ch):
+        return A.DieDecl(self._span(meta), str(ch[0]), tuple(ch[1:]))
+
+    def face(self, meta, ch):
+        return tuple(self._names(ch))
+
+    def event_decl(self, meta, ch):
+        name = str(ch[0])
+        params = next((c for c in ch[1:] if isinstance(c, tuple)), ())
+        doc = next(iter(self._strings(ch[1:])), None)
+        return A.EventDecl(self._span(meta), name, params, doc)
+
+    def params(self, meta, ch):
+        return tuple(ch)
+
+    def param(self, meta, ch):
+        return A.Param(self._span(meta), str(ch[0]), ch[1])
+
+    def param_names(self, meta, ch):
+        return tuple(self._names(ch))
+
+    def keyword_decl(self, meta, ch):
+        name = str(ch[0])
+        rest = ch[1:]
+        params = rest[0] if rest and isinstance(rest[0], tuple) else ()
+        items = rest[1:] if params or (rest and isinstance(rest[0], tuple)) else rest
+        return A.KeywordDecl(
+            self._span(meta), name, params, self._docs(items),
+            tuple(i for i in items if isinstance(i, (A.Triggered, A.Activated, A.StaticMod, A.Replacement))))
+
+    def keyword_use(self, meta, ch):
+        args = ch[1] if len(ch) > 1 else ()
+        return A.KeywordUse(self._span(meta), str(ch[0]), tuple(args))
+
+    # ----------------------------------------------------------------- abilities
+    def triggered(self, meta, ch):
+        cond = ch[1] if len(ch) == 3 else None
+        return A.Triggered(self._span(meta), str(ch[0]), cond, ch[-1])
+
+    def activated(self, meta, ch):
+        acts = []
+        for item in ch[1:-1]:
+            acts.extend(item if isinstance(item, list) else [item])
+        return A.Activated(self._span(meta), unquote(str(ch[0])), tuple(acts), ch[-1])
+
+    def act_from(self, meta, ch):
+        return A.Activation(self._span(meta), "from", name=str(ch[0]))
+
+    def act_any_time(self, meta, ch):
+        return A.Activation(self._span(meta), "any_time")
+
+    def act_own_turn(self, meta, ch):
+        return A.Activation(self._span(meta), "own_turn")
+
+    def act_if(self, meta, ch):
+        return A.Activation(self._span(meta), "if", expr=ch[0])
+
+    def act_cost(self, meta, ch):
+        return list(ch)  # several costs: flattened by `activated`
+
+    def cost_exhaust(self, meta, ch):
+        return A.Activation(self._span(meta), "cost_exhaust")
+
+    def cost_tap(self, meta, ch):
+        return A.Activation(self._span(meta), "cost_tap", name=str(ch[0]))
+
+    def cost_pay(self, meta, ch):
+        return A.Activation(self._span(meta), "cost_pay", name=str(ch[1]), expr=ch[0])
+
+    def static_mod(self, meta, ch):
+        cond = ch[3] if len(ch) > 3 else None
+        return A.StaticMod(self._span(meta), str(ch[0]), ch[1], ch[2], cond)
+
+    def replacement(self, meta, ch):
+        cond = ch[1] if len(ch) == 3 else None
+        return A.Replacement(self._span(meta), str(ch[0]), cond, ch[-1])
+
+    # ----------------------------------------------------------------- rules
+    def define_decl(self, meta, ch):
+        params = ch[1] if len(ch) == 3 else ()
+        return A.DefineDecl(self._span(meta), str(ch[0]), params, ch[-1])
+
+    def procedure_decl(self, meta, ch):
+        params = ch[1] if len(ch) == 3 else ()
+        return A.ProcedureDecl(self._span(meta), str(ch[0]), params, ch[-1])
+
+    def setup_decl(self, meta, ch):
+        return A.SetupDecl(self._span(meta), ch[0])
+
+    def round_decl(self, meta, ch):
+        return A.RoundDecl(self._span(meta), unquote(str(ch[0])), ch[1])
+
+    def end_check_decl(self, meta, ch):
+        return A.EndCheckDecl(self._span(meta), ch[0], ch[1])
+
+    def trigger_order_decl(self, meta, ch):
+        return A.TriggerOrderDecl(self._span(meta), tuple(ch))
+
+    def order_key(self, meta, ch):
+        return A.OrderKey(self._span(meta), ch[0], ch[1] == "highest")
+
+    def order_dir(self, meta, ch):
+        return str(ch[0])
+
+    def seat_order_key(self, meta, ch):
+        return A.OrderKey(self._span(meta), None, False)
+
+    def window_decl(self, meta, ch):
+        after: tuple[str, ...] = ()
+        order = None
+        for item in ch[1:]:
+            if isinstance(item, tuple) and item and item[0] == "after":
+                after = item[1]
+            elif isinstance(item, tuple) and item and item[0] == "order":
+                order = item[1]
+        return A.WindowDecl(self._span(meta), unquote(str(ch[0])), after, order, self._docs(ch[1:]))
+
+    def window_when(self, meta, ch):
+        return ("after", tuple(self._names(ch)))
+
+    def window_who(self, meta, ch):
+        return ("order", ch[0])
+
+    def stack_decl(self, meta, ch):
+        return A.StackDecl(self._span(meta), unquote(str(ch[0])), self._docs(ch[1:]))
+
+    def scenario_decl(self, meta, ch):
+        return A.ScenarioDecl(self._span(meta), unquote(str(ch[0])), ch[1])
+
+    # ----------------------------------------------------------------- statements
+    def block(self, meta, ch):
+        return tuple(ch)
+
+    def move_stmt(self, meta, ch):
+        what, place, to, face = ch[0], None, None, None
+        for item in ch[1:]:
+            if isinstance(item, tuple) and item[0] == "place":
+                place = item[1]
+            elif isinstance(item, tuple) and item[0] == "face":
+                face = item[1]
+            else:
+                to = item
+        return A.MoveStmt(self._span(meta), what, to, place, face)
+
+    def placement(self, meta, ch):
+        return ("place", ch[0])
+
+    def place(self, meta, ch):
+        return str(ch[0])
+
+    def facing(self, meta, ch):
+        return ("face", ch[0])
+
+    def face_dir(self, meta, ch):
+        return str(ch[0])
+
+    def zone_expr(self, meta, ch):
+        return ch[0]
+
+    def shuffle_stmt(self, meta, ch):
+        return A.ShuffleStmt(self._span(meta), ch[0])
+
+    def flip_stmt(self, meta, ch):
+        return A.FlipStmt(self._span(meta), ch[0], ch[1])
+
+    def set_stmt(self, meta, ch):
+        return A.SetStmt(self._span(meta), ch[0], ch[1])
+
+    def add_stmt(self, meta, ch):
+        return A.AddStmt(self._span(meta), ch[0], ch[1])
+
+    def subtract_stmt(self, meta, ch):
+        return A.SubtractStmt(self._span(meta), ch[0], ch[1])
+
+    def let_stmt(self, meta, ch):
+        return A.LetStmt(self._span(meta), str(ch[0]), ch[1])
+
+    def choose_stmt(self, meta, ch):
+        prompt = unquote(str(ch[3])) if len(ch) > 3 else None
+        return A.ChooseStmt(self._span(meta), ch[0], str(ch[1]), ch[2], prompt)
+
+    def announce_stmt(self, meta, ch):
+        args = ch[1] if len(ch) > 1 else ()
+        return A.AnnounceStmt(self._span(meta), str(ch[0]), tuple(args))
+
+    def args(self, meta, ch):
+        return tuple(ch)
+
+    def eliminate_stmt(self, meta, ch):
+        return A.EliminateStmt(self._span(meta), ch[0])
+
+    def win_stmt(self, meta, ch):
+        return A.WinStmt(self._span(meta), ch[0])
+
+    def draw_game_stmt(self, meta, ch):
+        return A.DrawGameStmt(self._span(meta))
+
+    def stop_stmt(self, meta, ch):
+        return A.StopStmt(self._span(meta))
+
+    def call_stmt(self, meta, ch):
+        args = ch[1] if len(ch) > 1 else ()
+        return A.CallStmt(self._span(meta), str(ch[0]), tuple(args))
+
+    def roll_stmt(self, meta, ch):
+        return A.RollStmt(self._span(meta), ch[0], str(ch[1]), str(ch[2]))
+
+    def counter_stmt(self, meta, ch):
+        return A.CounterStmt(self._span(meta), ch[0])
+
+    def negate_stmt(self, meta, ch):
+        return A.NegateStmt(self._span(meta), ch[0])
+
+    def skip_stmt(self, meta, ch):
+        return A.SkipStmt(self._span(meta), unquote(str(ch[0])))
+
+    def expect_stmt(self, meta, ch):
+        return A.ExpectStmt(self._span(meta), ch[0])
+
+    def give_stmt(self, meta, ch):
+        return A.GiveStmt(self._span(meta), ch[0], ch[1])
+
+    def log_stmt(self, meta, ch):
+        return A.SayStmt(self._span(meta), unquote(str(ch[0])))
+
+    def if_stmt(self, meta, ch):
+        branches = [(ch[0], ch[1])]
+        else_body = None
+        for item in ch[2:]:
+            if isinstance(item, tuple) and item and item[0] == "elif":
+                branches.append((item[1], item[2]))
+            elif isinstance(item, tuple) and item and item[0] == "else":
+                else_body = item[1]
+        return A.IfStmt(self._span(meta), tuple(branches), else_body)
+
+    def elif_clause(self, meta, ch):
+        return ("elif", ch[0], ch[1])
+
+    def else_clause(self, meta, ch):
+        return ("else", ch[0])
+
+    def for_stmt(self, meta, ch):
+        cond = ch[2] if len(ch) == 4 else None
+        return A.ForStmt(self._span(meta), str(ch[0]), ch[1], cond, ch[-1])
+
+    def repeat_stmt(self, meta, ch):
+        return A.RepeatStmt(self._span(meta), ch[0])
+
+    def while_stmt(self, meta, ch):
+        return A.WhileStmt(self._span(meta), ch[0] == "until", ch[1], ch[2])
+
+    def while_kind(self, meta, ch):
+        return str(ch[0])
+
+    def times_stmt(self, meta, ch):
+        return A.TimesStmt(self._span(meta), ch[0], ch[1])
+
+    def step_stmt(self, meta, ch):
+        return A.StepStmt(self._span(meta), "step", unquote(str(ch[0])), ch[1])
+
+    def phase_stmt(self, meta, ch):
+        return A.StepStmt(self._span(meta), "phase", unquote(str(ch[0])), ch[1])
+
+    def turn_stmt(self, meta, ch):
+        return A.TurnStmt(self._span(meta), ch[0], ch[1])
+
+    def may_stmt(self, meta, ch):
+        return A.MayStmt(self._span(meta), ch[0], unquote(str(ch[1])), ch[2])
+
+    def secret_stmt(self, meta, ch):
+        prompt = unquote(str(ch[3])) if len(ch) == 5 else None
+        return A.SecretStmt(self._span(meta), ch[0], str(ch[1]), ch[2], prompt, ch[-1])
+
+    # ----------------------------------------------------------------- expressions
+    def where_expr(self, meta, ch):
+        return A.WhereExpr(self._span(meta), ch[0], ch[1])
+
+    def expr_map(self, meta, ch):
+        cond = ch[3] if len(ch) == 4 else None
+        return A.ExprMap(self._span(meta), ch[0], str(ch[1]), ch[2], cond)
+
+    def or_chain(self, meta, ch):
+        return ch[0] if len(ch) == 1 else A.OrChain(self._span(meta), tuple(ch))
+
+    def and_chain(self, meta, ch):
+        return ch[0] if len(ch) == 1 else A.AndChain(self._span(meta), tuple(ch))
+
+    def not_op(self, meta, ch):
+        return A.NotOp(self._span(meta), ch[0])
+
+    def compare(self, meta, ch):
+        return A.Compare(self._span(meta), ch[1], ch[0], ch[2])
+
+    def comp_op(self, meta, ch):
+        return str(ch[0])
+
+    def is_empty(self, meta, ch):
+        return A.IsEmpty(self._span(meta), ch[0], False)
+
+    def is_not_empty(self, meta, ch):
+        return A.IsEmpty(self._span(meta), ch[0], True)
+
+    def is_in(self, meta, ch):
+        return A.IsIn(self._span(meta), ch[0], ch[1], False)
+
+    def is_not_in(self, meta, ch):
+        return A.IsIn(self._span(meta), ch[0], ch[1], True)
+
+    def is_a(self, meta, ch):
+        return A.IsA(self._span(meta), ch[0], str(ch[1]))
+
+    def is_eq(self, meta, ch):
+        return A.Compare(self._span(meta), "=", ch[0], ch[1])
+
+    def is_not_eq(self, meta, ch):
+        return A.Compare(self._span(meta), "!=", ch[0], ch[1])
+
+    def arith(self, meta, ch):
+        node = ch[0]
+        span = self._span(meta)
+        for i in range(1, len(ch), 2):
+            node = A.Arith(span, ch[i], node, ch[i + 1])
+        return node
+
+    def add_op(self, meta, ch):
+        return str(ch[0])
+
+    mul_op = add_op
+
+    def neg(self, meta, ch):
+        return A.Neg(self._span(meta), ch[0])
+
+    def field_access(self, meta, ch):
+        return A.FieldAccess(self._span(meta), ch[0], str(ch[1]))
+
+    def possessive(self, meta, ch):
+        return A.Possessive(self._span(meta), ch[0], str(ch[1]))
+
+    def your(self, meta, ch):
+        return A.Your(self._span(meta), str(ch[0]))
+
+    def field_of(self, meta, ch):
+        return A.FieldOf(self._span(meta), str(ch[0]), ch[1])
+
+    def cards_in(self, meta, ch):
+        return A.CardsIn(self._span(meta), ch[0])
+
+    def every_zone(self, meta, ch):
+        return A.EveryZone(self._span(meta), str(ch[0]))
+
+    def top_card(self, meta, ch):
+        return A.TopCard(self._span(meta), ch[0], ch[1])
+
+    def top_cards(self, meta, ch):
+        return A.TopCards(self._span(meta), ch[0], ch[1], ch[2])
+
+    def number(self, meta, ch):
+        return A.Num(self._span(meta), int(ch[0]))
+
+    def neg_number(self, meta, ch):
+        return A.Num(self._span(meta), -int(ch[0]))
+
+    def text(self, meta, ch):
+        return A.Text(self._span(meta), unquote(str(ch[0])))
+
+    def yes(self, meta, ch):
+        return A.Bool(self._span(meta), True)
+
+    def no(self, meta, ch):
+        return A.Bool(self._span(meta), False)
+
+    def nothing(self, meta, ch):
+        return A.Nothing(self._span(meta))
+
+    def name(self, meta, ch):
+        return A.Name(self._span(meta), str(ch[0]))
+
+    def call(self, meta, ch):
+        args = ch[1] if len(ch) > 1 else ()
+        return A.Call(self._span(meta), str(ch[0]), tuple(args))
+
+    def active_player(self, meta, ch):
+        return A.ActivePlayer(self._span(meta))
+
+    def this(self, meta, ch):
+        return A.This(self._span(meta))
+
+    def you(self, meta, ch):
+        return A.You(self._span(meta))
+
+    def players_expr(self, meta, ch):
+        return A.PlayersExpr(self._span(meta))
+
+    def all_players(self, meta, ch):
+        return A.AllPlayers(self._span(meta))
+
+    def opponents(self, meta, ch):
+        return A.Opponents(self._span(meta))
+
+    def list_expr(self, meta, ch):
+        return A.ListExpr(self._span(meta), tuple(ch))
+
+    def __default__(self, data, children, meta):
+        # A grammar rule with no AST conversion is a bug in cardsmith, not in the game file.
+        raise NotImplementedError(f"no AST conversion for grammar rule '{data}'")
+
+
+def to_ast(tree: Tree, path: str) -> A.Module:
+    """Convert a parse tree of `path` into an `ast.Module`."""
+    return ToAst(path).transform(tree)

@@ -1,0 +1,258 @@
+"""Agents answer decisions. They see only a player's view, never the game state.
+
+An agent is any object with ``choose(view, decision) -> int``: ``view`` is the
+JSON-able dict from ``Engine.view(player)`` and ``decision`` the engine's pending
+``Decision`` (player, prompt, option labels, rule). The answer is an index into
+``decision.options``. Three agents ship with cardsmith:
+
+- ``RandomAgent``: uniform choice from its own seeded generator (bots, simulation);
+- ``HumanAgent``: a person at a terminal, shown their own view only;
+- ``ScriptedAgent``: answers from a script, strict: a decision the script does not
+  cover is an error (scenario tests).
+"""
+from __future__ import annotations
+
+import random
+import sys
+from collections import deque
+from typing import TYPE_CHECKING, Any, Iterable, Protocol, TextIO
+
+if TYPE_CHECKING:
+    from .engine import Decision
+
+
+class AgentError(Exception):
+    """An agent could not answer a decision (script exhausted, input closed, quit)."""
+
+
+class ScriptError(AgentError):
+    """A scripted agent met a decision its script does not answer."""
+
+
+class PlayerQuit(AgentError):
+    """The person at the terminal chose to leave the game."""
+
+
+class Agent(Protocol):
+    def choose(self, view: dict, decision: "Decision") -> int: ...
+
+
+def _no_options(decision: "Decision") -> AgentError:
+    return AgentError(f"the decision has no options: {decision.prompt}")
+
+
+class RandomAgent:
+    """Picks an option uniformly at random from its own ``random.Random(seed)``."""
+
+    def __init__(self, seed: int | None = None):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose(self, view: dict, decision: "Decision") -> int:
+        if not decision.options:
+            raise _no_options(decision)
+        return self.rng.randrange(len(decision.options))
+
+    def __repr__(self) -> str:
+        return f"RandomAgent(seed={self.seed!r})"
+
+
+class ScriptedAgent:
+    """Answers from a script: each entry is an option index (int) or an option label (str).
+
+    Strict choice: a decision left when the script is empty, a label that is not
+    among the options, or an index out of range raises ``ScriptError`` naming the
+    prompt, so a scenario test fails at the decision it did not foresee.
+    """
+
+    def __init__(self, choices: Iterable[int | str]):
+        self.script: deque[int | str] = deque(choices)
+        self.answered: list[tuple[str, str]] = []   # (prompt, label), in order
+
+    @property
+    def remaining(self) -> list[int | str]:
+        return list(self.script)
+
+    def choose(self, view: dict, decision: "Decision") -> int:
+        if not self.script:
+            raise ScriptError(f"the script has no answer for: {decision.prompt}")
+        answer = self.script.popleft()
+        options = list(decision.options)
+        if isinstance(answer, bool) or not isinstance(answer, (int, str)):
+            raise ScriptError(
+                f"the script answer {answer!r} is neither an option number nor a label "
+                f"(for: {decision.prompt})")
+        if isinstance(answer, int):
+            if not 0 <= answer < len(options):
+                raise ScriptError(
+                    f"the script answer {answer} is out of range for: {decision.prompt} "
+                    f"(options 0 to {len(options) - 1}: {_listing(options)})")
+            index = answer
+        else:
+            if answer not in options:
+                raise ScriptError(
+                    f"the script answer {answer!r} is not an option for: {decision.prompt} "
+                    f"(options: {_listing(options)})")
+            index = options.index(answer)
+        self.answered.append((decision.prompt, options[index]))
+        return index
+
+
+def _listing(options: list[str]) -> str:
+    return ", ".join(repr(o) for o in options) if options else "none"
+
+
+# ---------------------------------------------------------------- the terminal
+
+
+class HumanAgent:
+    """A person at a terminal: shows their view, the prompt and numbered options.
+
+    Reads a 1-based number (or an option's exact label, ignoring case) and asks
+    again on anything else; ``q`` leaves the game (``PlayerQuit``). It receives only
+    the player's ``view``, so it cannot show other players' hidden information.
+    Uses rich when ``output`` is a terminal, plain text otherwise.
+    """
+
+    def __init__(self, input: TextIO | None = None, output: TextIO | None = None):
+        self.input = input if input is not None else sys.stdin
+        self.output = output if output is not None else sys.stdout
+
+    # -- the dialogue
+
+    def choose(self, view: dict, decision: "Decision") -> int:
+        options = list(decision.options)
+        if not options:
+            raise _no_options(decision)
+        self._show(view, decision)
+        while True:
+            self._write(f"Your choice (1-{len(options)}, q to quit): ", end="")
+            line = self.input.readline()
+            if line == "":
+                raise AgentError(f"the input ended before an answer to: {decision.prompt}")
+            index = _parse_answer(line, options)
+            if index is not None:
+                return index
+            if line.strip().lower() in ("q", "quit", "exit"):
+                raise PlayerQuit(f"{_player_label(view, decision)} left the game")
+            self._write(f"Please answer with a number from 1 to {len(options)}.")
+
+    def _show(self, view: dict, decision: "Decision") -> None:
+        who = _player_label(view, decision)
+        if _is_terminal(self.output):
+            self._show_rich(view, decision, who)
+            return
+        self._write("")
+        self._write(f"== {who}: what you see ==")
+        for line in view_lines(view):
+            self._write(line)
+        self._write("")
+        self._write(f"{who}: {decision.prompt}")
+        for number, label in enumerate(decision.options, 1):
+            self._write(f"  {number}. {label}")
+
+    def _show_rich(self, view: dict, decision: "Decision", who: str) -> None:
+        from rich.console import Console
+        from rich.markup import escape
+        from rich.panel import Panel
+
+        console = Console(file=self.output)
+        body = "\n".join(escape(line) for line in view_lines(view)) or "(nothing to see)"
+        console.print(Panel(body, title=escape(f"{who}: what you see"), expand=False))
+        console.print(f"[bold]{escape(who)}:[/bold] {escape(decision.prompt)}")
+        for number, label in enumerate(decision.options, 1):
+            console.print(f"  [cyan]{number}.[/cyan] {escape(label)}")
+
+    def _write(self, text: str, end: str = "\n") -> None:
+        self.output.write(text + end)
+        self.output.flush()
+
+
+def _parse_answer(line: str, options: list[str]) -> int | None:
+    text = line.strip()
+    if text.isdigit():
+        number = int(text)
+        return number - 1 if 1 <= number <= len(options) else None
+    folded = [o.casefold() for o in options]
+    if text and text.casefold() in folded:
+        return folded.index(text.casefold())
+    return None
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _player_label(view: dict, decision: "Decision") -> str:
+    for key in ("name", "player_name"):
+        if isinstance(view.get(key), str):
+            return view[key]
+    return f"Player {decision.player + 1}"
+
+
+# ---------------------------------------------------------------- the view as text
+
+
+def view_lines(view: Any, indent: int = 0) -> list[str]:
+    """A player's view as indented text lines, whatever its exact shape.
+
+    Mappings become ``key: value`` lines (nested ones indented), lists of plain
+    values are joined with commas, lists of mappings become one line per item
+    (a card ``{"name": "Axe Pilot", "strength": 4}`` reads ``Axe Pilot (strength 4)``).
+    """
+    pad = "  " * indent
+    if isinstance(view, dict):
+        lines: list[str] = []
+        for key, value in view.items():
+            label = str(key).replace("_", " ")
+            if _is_plain(value) or _is_flat_list(value) or _is_flat_dict_small(value):
+                lines.append(f"{pad}{label}: {_inline(value)}")
+            else:
+                lines.append(f"{pad}{label}:")
+                lines.extend(view_lines(value, indent + 1))
+        return lines
+    if isinstance(view, (list, tuple)):
+        if not view:
+            return [f"{pad}(none)"]
+        lines = []
+        for item in view:
+            if _is_plain(item) or isinstance(item, dict) and all(_is_plain(v) or _is_flat_list(v) for v in item.values()):
+                lines.append(f"{pad}- {_inline(item)}")
+            else:
+                lines.append(f"{pad}-")
+                lines.extend(view_lines(item, indent + 1))
+        return lines
+    return [f"{pad}{_inline(view)}"]
+
+
+def _is_plain(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def _is_flat_list(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) and all(_is_plain(v) for v in value)
+
+
+def _is_flat_dict_small(value: Any) -> bool:
+    return isinstance(value, dict) and 0 < len(value) <= 4 and all(_is_plain(v) for v in value.values())
+
+
+def _inline(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if _is_plain(value):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_inline(v) for v in value) if value else "(none)"
+    if isinstance(value, dict):
+        name = value.get("name")
+        rest = [f"{str(k).replace('_', ' ')} {_inline(v)}" for k, v in value.items() if k != "name"]
+        if isinstance(name, str):
+            return f"{name} ({', '.join(rest)})" if rest else name
+        return ", ".join(rest) if rest else "(none)"
+    return str(value)

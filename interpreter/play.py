@@ -1,0 +1,46 @@
+"""Play one game to the end: the engine presents decisions, the agents answer.
+
+    eng = run_game(load_game("games/space_war_in_space.cards"), players=4, seed=1)
+    eng.result   # {"winners": [2], "draw": False, "rounds": 57, "steps": 1234}
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .agents import Agent, RandomAgent
+from .engine import Engine
+
+
+def default_agents(players: int, seed: int) -> list[Agent]:
+    """One ``RandomAgent`` per seat, seeded ``seed * 1000 + seat``."""
+    return [RandomAgent(seed * 1000 + seat) for seat in range(players)]
+
+
+def run_game(game, players: int, seed: int, agents: Sequence[Agent] | None = None,
+             log: bool = True, max_steps: int | None = None, *,
+             observe: Callable[[Engine], None] | None = None) -> Engine:
+    """Create the engine and ask the agents until the game is finished; return the engine.
+
+    ``agents`` holds one agent per seat (default: ``default_agents(players, seed)``).
+    ``max_steps`` is handed to the engine as its step bound when given. ``observe``, if
+    given, is called with the engine once it is created and after every decision (the
+    CLI uses it to print the log as the game goes). Raises the engine's ``GameAborted``
+    when the game runs past its bound and ``IllegalDecision`` on a bad answer.
+    """
+    if agents is None:
+        agents = default_agents(players, seed)
+    elif len(agents) != players:
+        raise ValueError(f"run_game needs one agent per seat: {players} seats, {len(agents)} agents")
+    options = {"max_steps": max_steps} if max_steps is not None else {}
+    eng = Engine(game, players=players, seed=seed, log=log, **options)
+    if observe is not None:
+        observe(eng)
+    while not eng.finished:
+        decision = eng.pending
+        if decision is None:
+            raise RuntimeError("the engine is neither finished nor waiting for a decision")
+        index = agents[decision.player].choose(eng.view(decision.player), decision)
+        eng.decide(index)
+        if observe is not None:
+            observe(eng)
+    return eng
