@@ -1,0 +1,144 @@
+"""Pass 2: build every physical card from the tables and card blocks, checking each value
+against its field's type and bounds.
+
+    cards Unit in box:
+        | name    | strength |
+        | "Scout" | many     |      # E0501 'many' is not a number (field 'strength')
+"""
+from __future__ import annotations
+
+from .. import ast as A
+from ..diagnostics import DiagnosticSink
+from ..model import CardDef, Declarations
+from ..types import suggest
+
+
+def literal(e, fd: A.FieldDecl | None, d: Declarations, sink: DiagnosticSink, where: str):
+    """The Python value of a table cell / field value, checked against field `fd`."""
+    tname = fd.type.name if fd else None
+    if e is None:
+        return None
+    if isinstance(e, A.Nothing):
+        return None
+    if tname == "number":
+        if not isinstance(e, A.Num):
+            sink.error("E0501", f"{_show(e)} is not a number ({where})", e.span, "write a whole number like 3")
+            return 0
+        if fd.at_least is not None and e.value < fd.at_least:
+            sink.error("E0502", f"{e.value} is below the least allowed ({fd.at_least}) for {where}", e.span, None)
+        if fd.at_most is not None and e.value > fd.at_most:
+            sink.error("E0502", f"{e.value} is above the most allowed ({fd.at_most}) for {where}", e.span, None)
+        return e.value
+    if tname == "flag":
+        if not isinstance(e, A.Bool):
+            sink.error("E0501", f"{_show(e)} is not yes or no ({where})", e.span, "write yes or no")
+            return False
+        return e.value
+    if tname == "text":
+        if isinstance(e, (A.Text, A.Name)):
+            return e.value if isinstance(e, A.Text) else e.name
+        sink.error("E0501", f"{_show(e)} is not a text ({where})", e.span, 'write it in quotes: "..."')
+        return ""
+    if tname in d.enums:
+        members = d.enums[tname].members
+        if not isinstance(e, A.Name) or e.name not in members:
+            sink.error("E0503", f"{_show(e)} is not a {tname} ({where})", e.span,
+                       suggest(getattr(e, "name", ""), members) or f"one of: {', '.join(members)}")
+            return None
+        return e.name
+    # no field: a name column or an untyped value
+    if isinstance(e, A.Text):
+        return e.value
+    if isinstance(e, A.Num):
+        return e.value
+    if isinstance(e, A.Bool):
+        return e.value
+    if isinstance(e, A.Name):
+        return e.name
+    return None
+
+
+def _show(e) -> str:
+    match e:
+        case A.Num():
+            return str(e.value)
+        case A.Text():
+            return f'"{e.value}"'
+        case A.Name():
+            return f"'{e.name}'"
+        case A.Bool():
+            return "yes" if e.value else "no"
+    return "this value"
+
+
+def _default(fd: A.FieldDecl, d, sink):
+    if fd.default is not None:
+        return literal(fd.default, fd, d, sink, f"the default of '{fd.name}'")
+    return {"number": fd.at_least or 0, "flag": False, "text": ""}.get(fd.type.name)
+
+
+def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
+    out: list[CardDef] = []
+
+    def check_zone(zone: str, span) -> None:
+        zd = d.zones.get(zone)
+        if zd is None:
+            sink.error("E0207", f"unknown zone '{zone}'", span, suggest(zone, d.zones) or "declare it with: zone name: shared")
+        elif zd.per_player:
+            sink.error("E0504", f"cards start in a shared zone, but '{zone}' is one per player", span,
+                       "start them in a shared zone (e.g. a 'box') and move them in setup")
+
+    for table in d.tables:
+        ct = d.card_types.get(table.type_name)
+        if ct is None:
+            sink.error("E0209", f"unknown card type '{table.type_name}'", table.span,
+                       suggest(table.type_name, d.card_types))
+            continue
+        check_zone(table.zone, table.span)
+        fields = {f.name: f for f in ct.fields}
+        for col in table.header:
+            if col not in fields and col not in ("name", "copies"):
+                sink.error("E0204", f"'{table.type_name}' has no field '{col}'", table.span,
+                           suggest(col, list(fields) + ["name", "copies"]))
+        if "name" not in table.header:
+            sink.error("E0505", "a card table needs a 'name' column", table.span, "add | name | to the header row")
+            continue
+        for row in table.rows:
+            if len(row.cells) != len(table.header):
+                sink.error("E0506", f"this row has {len(row.cells)} cells but the header has {len(table.header)}",
+                           row.span, "give every row one cell per column")
+                continue
+            values = {f.name: _default(f, d, sink) for f in ct.fields}
+            copies = 1
+            name = ""
+            for col, cell in zip(table.header, row.cells):
+                if col == "name":
+                    name = literal(cell, None, d, sink, "name")
+                elif col == "copies":
+                    copies = cell.value if isinstance(cell, A.Num) else 1
+                    if not isinstance(cell, A.Num) or cell.value < 1:
+                        sink.error("E0501", "copies must be a number of at least 1", row.span, None)
+                elif col in fields and cell is not None:
+                    values[col] = literal(cell, fields[col], d, sink, f"field '{col}'")
+            for fname, fd in fields.items():
+                if values[fname] is None and fd.default is None and fd.type.name == "number":
+                    sink.error("E0507", f"card '{name}' has no value for '{fname}'", row.span,
+                               f"fill in its '{fname}' cell or give the field a default")
+            for _ in range(copies):
+                out.append(CardDef(len(out), str(name), ct.name, table.zone, dict(values), ct.abilities, row.span))
+
+    for cd in d.cards:
+        ct = d.card_types.get(cd.type_name)
+        if ct is None:
+            sink.error("E0209", f"unknown card type '{cd.type_name}'", cd.span, suggest(cd.type_name, d.card_types))
+            continue
+        check_zone(cd.zone, cd.span)
+        fields = {f.name: f for f in ct.fields}
+        values = {f.name: _default(f, d, sink) for f in ct.fields}
+        for fv in cd.values:
+            if fv.name not in fields:
+                sink.error("E0204", f"'{cd.type_name}' has no field '{fv.name}'", fv.span, suggest(fv.name, fields))
+                continue
+            values[fv.name] = literal(fv.value, fields[fv.name], d, sink, f"field '{fv.name}'")
+        out.append(CardDef(len(out), cd.name, ct.name, cd.zone, values, ct.abilities + cd.abilities, cd.span))
+    return out

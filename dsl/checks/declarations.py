@@ -1,0 +1,102 @@
+"""Pass 1: index every declaration by name; report duplicates and bad metadata.
+
+    enum Side: up, down
+    enum Side: left, right      # E0102 'Side' is declared twice (first at line 1)
+"""
+from __future__ import annotations
+
+from .. import ast as A
+from ..diagnostics import DiagnosticSink
+from ..model import Declarations
+
+
+def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
+    d = Declarations()
+    seen: dict[tuple[str, str], A.Span] = {}
+
+    def unique(kind: str, name: str, span, table: dict, node) -> None:
+        first = seen.get((kind, name))
+        if first is not None:
+            sink.error("E0102", f"{kind} '{name}' is declared twice", span,
+                       f"rename one of them; the first is at line {first.line}")
+            return
+        seen[(kind, name)] = span
+        table[name] = node
+
+    for decl in module.decls:
+        if isinstance(decl, A.OverrideDecl):
+            decl = decl.decl   # a lone file has nothing to override: the rule simply counts
+        match decl:
+            case A.GameDecl():
+                if d.game is not None:
+                    sink.error("E0102", "the game is declared twice", decl.span, "keep one 'game' block")
+                d.game = decl
+                if decl.min_players < 1 or decl.max_players < decl.min_players:
+                    sink.error("E0103", f"players: {decl.min_players} to {decl.max_players} is not a range", decl.span,
+                               "write the smaller number first, e.g. players: 2 to 6")
+            case A.EnumDecl():
+                unique("enum", decl.name, decl.span, d.enums, decl)
+                for m in decl.members:
+                    if decl.members.count(m) > 1:
+                        sink.error("E0102", f"'{m}' appears twice in enum '{decl.name}'", decl.span, None)
+                        break
+            case A.CardTypeDecl():
+                unique("card type", decl.name, decl.span, d.card_types, decl)
+                names = [f.name for f in decl.fields]
+                for f in decl.fields:
+                    if names.count(f.name) > 1 or f.name in ("name", "type", "copies"):
+                        sink.error("E0104", f"field '{f.name}' of '{decl.name}' is declared twice or is reserved",
+                                   f.span, "'name', 'type' and 'copies' are built in")
+            case A.AttrsDecl():
+                table = d.player_fields if decl.owner == "player" else d.game_fields
+                for f in decl.fields:
+                    unique(f"{decl.owner} attribute", f.name, f.span, table, f)
+            case A.ZoneDecl():
+                unique("zone", decl.name, decl.span, d.zones, decl)
+            case A.CardTable():
+                d.tables.append(decl)
+            case A.CardDecl():
+                d.cards.append(decl)
+            case A.DieDecl():
+                unique("die", decl.name, decl.span, d.dice, decl)
+            case A.EventDecl():
+                unique("event", decl.name, decl.span, d.events, decl)
+            case A.DefineDecl():
+                unique("value", decl.name, decl.span, d.defines, decl)
+            case A.ProcedureDecl():
+                unique("procedure", decl.name, decl.span, d.procedures, decl)
+            case A.KeywordDecl():
+                unique("keyword", decl.name, decl.span, d.keywords, decl)
+            case A.SetupDecl():
+                if d.setup is not None:
+                    sink.error("E0102", "setup is declared twice", decl.span, "merge the two setup blocks")
+                d.setup = decl
+            case A.RoundDecl():
+                d.rounds.append(decl)
+            case A.EndCheckDecl():
+                d.end_checks.append(decl)
+            case A.TriggerOrderDecl():
+                d.trigger_order = decl
+            case A.WindowDecl():
+                d.windows.append(decl)
+            case A.StackDecl():
+                d.stacks.append(decl)
+            case A.ProseDecl():
+                d.prose.append(decl)
+            case A.NoteDecl():
+                d.notes.append(decl)
+            case A.ScenarioDecl():
+                d.scenarios.append(decl)
+            case A.ImportDecl() | A.ExtendsDecl():
+                pass   # resolved by the loader before this pass runs
+    if d.game is None:
+        sink.error("E0105", "this file declares no game", module.span if module.span.line else
+                   A.Span(module.span.path, 1, 1, 1, 2),
+                   'start the file with: game "Title": and an indented "players: 2 to 4" line')
+    if len(d.rounds) > 1:
+        sink.error("E0106", "a game has one 'round' block", d.rounds[1].span,
+                   "put the phases and steps of a round inside one 'round' block")
+    for name in d.defines:
+        if name in d.procedures:
+            sink.error("E0102", f"'{name}' is both a value and a procedure", d.defines[name].span, "rename one")
+    return d

@@ -1,0 +1,91 @@
+"""The loaded game: the checked declarations of a .cards file, indexed by name.
+
+`Game` is immutable once loaded; the interpreter compiles it once and keeps all changing
+things in its own GameState.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import ast as A
+from .source import Source
+
+
+@dataclass(frozen=True, slots=True)
+class CardDef:
+    """One physical card: its identity (index in the game), name, type, start zone and field values."""
+    id: int
+    name: str
+    type_name: str
+    zone: str
+    values: dict            # field name -> python value (number, flag, text, enum member, None)
+    abilities: tuple        # the card type's abilities, then the card's own
+    span: object
+
+
+@dataclass
+class Declarations:
+    """Declarations of a module by kind and name (built by dsl/checks/declarations.py)."""
+    game: A.GameDecl | None = None
+    enums: dict[str, A.EnumDecl] = field(default_factory=dict)
+    card_types: dict[str, A.CardTypeDecl] = field(default_factory=dict)
+    player_fields: dict[str, A.FieldDecl] = field(default_factory=dict)
+    game_fields: dict[str, A.FieldDecl] = field(default_factory=dict)
+    zones: dict[str, A.ZoneDecl] = field(default_factory=dict)
+    tables: list[A.CardTable] = field(default_factory=list)
+    cards: list[A.CardDecl] = field(default_factory=list)
+    dice: dict[str, A.DieDecl] = field(default_factory=dict)
+    events: dict[str, A.EventDecl] = field(default_factory=dict)
+    defines: dict[str, A.DefineDecl] = field(default_factory=dict)
+    procedures: dict[str, A.ProcedureDecl] = field(default_factory=dict)
+    keywords: dict[str, A.KeywordDecl] = field(default_factory=dict)
+    setup: A.SetupDecl | None = None
+    rounds: list[A.RoundDecl] = field(default_factory=list)
+    end_checks: list[A.EndCheckDecl] = field(default_factory=list)
+    trigger_order: A.TriggerOrderDecl | None = None
+    windows: list[A.WindowDecl] = field(default_factory=list)
+    stacks: list[A.StackDecl] = field(default_factory=list)
+    prose: list[A.ProseDecl] = field(default_factory=list)
+    notes: list[A.NoteDecl] = field(default_factory=list)
+    scenarios: list[A.ScenarioDecl] = field(default_factory=list)
+
+    def enum_members(self) -> list[str]:
+        return [m for e in self.enums.values() for m in e.members]
+
+    def member_enum(self, name: str) -> str | None:
+        for e in self.enums.values():
+            if name in e.members:
+                return e.name
+        return None
+
+
+# Built-in events the engine raises itself; abilities may listen to them like declared ones.
+BUILTIN_EVENTS: dict[str, tuple[tuple[str, str], ...]] = {
+    "moved": (("card", "card"), ("from_zone", "zone"), ("to_zone", "zone")),
+    "revealed": (("card", "card"),),
+    "flipped": (("card", "card"),),
+    "step_started": (("step", "text"),),
+    "step_ended": (("step", "text"),),
+    "round_started": (),
+    "turn_started": (("player", "player"),),
+    "eliminated": (("player", "player"),),
+}
+
+
+@dataclass(frozen=True)
+class Game:
+    """A checked game, ready to run or publish."""
+    path: str
+    title: str
+    min_players: int
+    max_players: int
+    summary: str
+    decls: Declarations
+    cards: tuple[CardDef, ...]
+    module: A.Module
+    sources: dict[str, Source]
+    _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    @property
+    def notes(self) -> list[str]:
+        return [n.text for n in self.decls.notes]

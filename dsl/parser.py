@@ -1,0 +1,219 @@
+"""Source text → Lark parse tree; every failure becomes a Diagnostic, never an exception.
+
+    tree, diagnostics = parse(Source("games/x.cards", text))
+    # tree is None as soon as there is one diagnostic
+
+After a syntax error the parser resumes at the next line that starts a declaration in
+column 1, so one run reports the independent mistakes of a file (at most MAX_ERRORS).
+"""
+from __future__ import annotations
+
+import importlib.resources
+import re
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput
+from lark.indenter import Indenter
+
+from .diagnostics import Diagnostic
+from .source import Source
+from .syntax_errors import DECLARATION_STARTS, IndentationProblem, error_line, explain
+
+MAX_ERRORS = 20
+
+_GRAMMAR_FILE = "cardsmith.lark"
+_OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB"}
+
+# Lark's Indenter keeps per-parse state on the (cached, shared) parser, so parses take turns.
+# Re-entrant because explaining an error parses the example table on the same thread.
+_LOCK = threading.RLock()
+
+
+class CardsIndenter(Indenter):
+    """Python-style INDENT/DEDENT tokens, plus two checks lark's Indenter lacks.
+
+    It raises IndentationProblem (with a position) for a dedent to an unknown level and for
+    indentation that mixes tabs and spaces, which lark would count silently as tab_len spaces.
+    It also remembers the open brackets, so an unclosed '(' can be reported where it opens.
+    """
+
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open_brackets: list[Token] = []
+        self.indent_style: tuple[str, int] | None = None   # (char, line that set it)
+
+    def process(self, stream):
+        self.paren_level = 0
+        self.indent_level = [0]
+        self.open_brackets = []
+        self.indent_style = None
+        return self._process(stream)
+
+    def _process(self, stream):
+        last = None
+        for token in stream:
+            last = token
+            if token.type == self.NL_type:
+                if not self.open_brackets:
+                    yield from self.handle_NL(token)
+                continue
+            yield token
+            # Updated after the yield, as lark does: a bracket the parser rejects never counts.
+            if token.type in _OPENERS:
+                self.open_brackets.append(token)
+            elif token.type in self.CLOSE_PAREN_types and self.open_brackets:
+                self.open_brackets.pop()
+            self.paren_level = len(self.open_brackets)
+        while len(self.indent_level) > 1:
+            self.indent_level.pop()
+            yield (Token.new_borrow_pos(self.DEDENT_type, "", last) if last
+                   else Token(self.DEDENT_type, "", 0, 1, 1, 1, 1, 0))
+
+    def handle_NL(self, token: Token):
+        yield token
+        indent_str = token.rsplit("\n", 1)[1]
+        self._check_style(indent_str, token)
+        indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
+        if indent > self.indent_level[-1]:
+            self.indent_level.append(indent)
+            yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
+            return
+        while indent < self.indent_level[-1]:
+            self.indent_level.pop()
+            yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
+        if indent != self.indent_level[-1]:
+            raise IndentationProblem("dedent", token.end_line, len(indent_str),
+                                     indent, tuple(self.indent_level), self._style_char())
+
+    def _check_style(self, indent_str: str, token: Token) -> None:
+        if not indent_str:
+            return
+        if " " in indent_str and "\t" in indent_str:
+            raise IndentationProblem("mixed", token.end_line, len(indent_str))
+        char = indent_str[0]
+        if self.indent_style is None:
+            self.indent_style = (char, token.end_line)
+        elif self.indent_style[0] != char:
+            raise IndentationProblem("inconsistent", token.end_line, len(indent_str),
+                                     other_line=self.indent_style[1], style=self.indent_style[0])
+
+    def _style_char(self) -> str:
+        return self.indent_style[0] if self.indent_style else " "
+
+
+def _grammar_text() -> str:
+    try:
+        resource = importlib.resources.files("cardsmith.grammar") / _GRAMMAR_FILE
+        if resource.is_file():
+            return resource.read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
+        pass
+    return (Path(__file__).parent.parent / "grammar" / _GRAMMAR_FILE).read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=2)
+def load_grammar(strict: bool = False) -> Lark:
+    """The cardsmith LALR parser (built once per `strict` value).
+
+    strict=True makes Lark fail on terminal collisions and conflicts (needs interegular).
+    """
+    return Lark(_grammar_text(), parser="lalr", lexer="contextual", postlex=CardsIndenter(),
+                propagate_positions=True, maybe_placeholders=False, strict=strict)
+
+
+# A string, or a comment (alone on its line in group 1). Strings come first so that a '#'
+# inside quoted text, or a line starting with '#' inside a """ block, is left alone.
+_STRING_OR_COMMENT = re.compile(
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""|"(?:[^"\\\n]|\\.)*"|(^[\t ]*#[^\n]*)|#[^\n]*', re.M)
+
+
+def _prepare(text: str) -> str:
+    """The text Lark sees: same lines and columns, ending in a newline.
+
+    Comment-only lines are emptied because the grammar ignores COMMENT but not its
+    indentation: an indented '# note' between two lines of a block would end the block.
+    """
+    def blank(match: re.Match) -> str:
+        return "" if match.group(1) is not None else match.group(0)
+
+    if "#" in text:
+        text = _STRING_OR_COMMENT.sub(blank, text)
+    return text if text.endswith("\n") else text + "\n"
+
+
+_DECLARATION_LINE = re.compile(
+    r"^(?:%s)\b" % "|".join(sorted({w.split()[0] for w in DECLARATION_STARTS}, key=len, reverse=True)),
+    re.M)
+
+
+def _resume_line(text: str, after_line: int) -> int | None:
+    """The first line after `after_line` that starts a declaration in column 1."""
+    lines = text.split("\n")
+    for number in range(after_line + 1, len(lines) + 1):
+        if _DECLARATION_LINE.match(lines[number - 1]):
+            return number
+    return None
+
+
+def _from_line(text: str, line: int) -> str:
+    """`text` with the lines before `line` emptied, so positions stay the same."""
+    head, tail = text.split("\n", line - 1), ""
+    tail = head.pop() if len(head) == line else ""
+    return "\n" * len(head) + tail
+
+
+_example_errors: dict[str, UnexpectedInput | None] = {}
+
+
+def _parse_example(text: str) -> None:
+    """Parse one malformed example of the error table; its failure is computed once."""
+    if text not in _example_errors:
+        try:
+            load_grammar().parse(_prepare(text))
+            _example_errors[text] = None
+        except UnexpectedInput as error:
+            _example_errors[text] = error
+        except Exception:    # an indentation example: not matched by parser state
+            _example_errors[text] = None
+    error = _example_errors[text]
+    if error is not None:
+        raise error.with_traceback(None)
+
+
+def parse(source: Source) -> tuple[Tree | None, list[Diagnostic]]:
+    """Parse a .cards file: (tree, []) or (None, diagnostics). Never raises."""
+    text = _prepare(source.text)
+    diagnostics: list[Diagnostic] = []
+    attempt = text
+    with _LOCK:
+        while True:
+            try:
+                parser = load_grammar()
+                tree = parser.parse(attempt)
+            except Exception as error:  # every failure is reported as a diagnostic
+                brackets = list(parser.options.postlex.open_brackets) if _has_postlex() else []
+                diagnostic = explain(error, attempt, source.path, _parse_example, brackets, parser)
+                diagnostics.append(diagnostic)
+                resume = _resume_line(text, max(diagnostic.span.line, error_line(error, attempt)))
+                if resume is None or len(diagnostics) >= MAX_ERRORS:
+                    return None, diagnostics
+                attempt = _from_line(text, resume)
+                continue
+            return (None if diagnostics else tree), diagnostics
+
+
+def _has_postlex() -> bool:
+    try:
+        return isinstance(load_grammar().options.postlex, CardsIndenter)
+    except Exception:
+        return False

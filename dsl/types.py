@@ -1,0 +1,406 @@
+"""Static types of expressions, shared by the checker (which reports) and the compiler (which needs
+to know, say, whether `x.faction` reads a card field or a player attribute).
+
+A type is a small value: "number", "flag", "text", "player", "card", "zone", "none", "any",
+("enum", Name), ("list", T). Card values do not carry their card type statically unless the
+scope knows it (`this` in a card type's ability).
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Callable
+
+from . import ast as A
+
+NUMBER, FLAG, TEXT, PLAYER, CARD, ZONE, NONE, ANY = (
+    "number", "flag", "text", "player", "card", "zone", "none", "any")
+BASIC = {"number": NUMBER, "flag": FLAG, "text": TEXT, "player": PLAYER, "card": CARD, "zone": ZONE}
+BUILTINS = ("count", "sum", "highest", "lowest", "first", "any")
+
+
+def list_of(t) -> tuple:
+    return ("list", t)
+
+
+def is_list(t) -> bool:
+    return isinstance(t, tuple) and t[0] == "list"
+
+
+def elem(t):
+    return t[1] if is_list(t) else ANY
+
+
+def show(t) -> str:
+    """A type in designer's words."""
+    if is_list(t):
+        return f"a list of {show(t[1])}s" if not is_list(t[1]) else "a list of lists"
+    if isinstance(t, tuple) and t[0] == "enum":
+        return f"a {t[1]}"
+    return {NUMBER: "a number", FLAG: "yes/no", TEXT: "a text", PLAYER: "a player", CARD: "a card",
+            ZONE: "a zone", NONE: "none", ANY: "a value"}.get(t, str(t))
+
+
+def compatible(a, b) -> bool:
+    if a == ANY or b == ANY or a == NONE or b == NONE:
+        return True
+    if is_list(a) and is_list(b):
+        return compatible(a[1], b[1])
+    return a == b
+
+
+def suggest(name: str, candidates) -> str | None:
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+@dataclass
+class Scope:
+    """What names mean at one point of a file."""
+
+    locals: dict[str, object] = field(default_factory=dict)
+    this_type: str | None = None          # card type name when inside a card's ability
+    it_type: object | None = None         # element type inside a `where`
+    event_params: dict[str, object] = field(default_factory=dict)
+    in_ability: bool = False
+    loop_depth: int = 0
+
+    def child(self, **changes) -> "Scope":
+        s = Scope(dict(self.locals), self.this_type, self.it_type, dict(self.event_params),
+                  self.in_ability, self.loop_depth)
+        for k, v in changes.items():
+            setattr(s, k, v)
+        return s
+
+
+Report = Callable[[str, str, object, str | None], None]   # (code, message, span, hint)
+
+
+class Typer:
+    """Infers expression types against a game's declarations, reporting problems through `report`."""
+
+    def __init__(self, decls, report: Report):
+        self.d = decls          # dsl.model.Declarations
+        self.report = report
+        self._define_stack: list[str] = []
+
+    # ------------------------------------------------------------------ names
+    def field_type(self, fd: A.FieldDecl):
+        return self.type_of_ref(fd.type)
+
+    def type_of_ref(self, ref: A.TypeRef, report: bool = True):
+        base = BASIC.get(ref.name)
+        if base is None:
+            if ref.name in self.d.enums:
+                base = ("enum", ref.name)
+            elif ref.name in self.d.card_types:
+                base = CARD
+            else:
+                if report:
+                    known = list(BASIC) + list(self.d.enums) + list(self.d.card_types)
+                    self.report("E0101", f"unknown type '{ref.name}'", ref.span,
+                                suggest(ref.name, known) or "a type is number, flag, text, player, card, zone, an enum or a card type")
+                base = ANY
+        return list_of(base) if ref.is_list else base
+
+    def card_field(self, name: str, card_type: str | None):
+        """The type of field `name` on a card (of `card_type` when known), or None."""
+        types = [self.d.card_types[card_type]] if card_type in self.d.card_types else list(self.d.card_types.values())
+        if name in ("name", "type"):
+            return TEXT
+        for ct in types:
+            for fd in ct.fields:
+                if fd.name == name:
+                    return self.field_type(fd)
+        return None
+
+    def all_card_fields(self):
+        names = {"name", "type"}
+        for ct in self.d.card_types.values():
+            names.update(f.name for f in ct.fields)
+        return names
+
+    # ------------------------------------------------------------------ expressions
+    def infer(self, e, sc: Scope):
+        meth = getattr(self, "t_" + type(e).__name__)
+        return meth(e, sc)
+
+    def t_Num(self, e, sc):
+        return NUMBER
+
+    def t_Text(self, e, sc):
+        return TEXT
+
+    def t_Bool(self, e, sc):
+        return FLAG
+
+    def t_Nothing(self, e, sc):
+        return NONE
+
+    def t_Name(self, e, sc):
+        kind, t = self.resolve_name(e.name, sc)
+        if kind is None:
+            known = (list(sc.locals) + list(sc.event_params) + list(self.d.game_fields)
+                     + [z for z, zd in self.d.zones.items() if not zd.per_player] + self.d.enum_members()
+                     + list(self.d.enums))
+            hint = suggest(e.name, known)
+            if e.name in self.d.zones:
+                hint = f"'{e.name}' is a per-player zone: write p's {e.name}, your {e.name} or every {e.name}"
+            self.report("E0201", f"unknown name '{e.name}'", e.span, hint)
+            return ANY
+        return t
+
+    def resolve_name(self, name: str, sc: Scope):
+        """(kind, type) of a bare name; kind is None when unknown. Order: locals, it, event
+        parameters, the running card's fields, the filtered card's fields, game attributes,
+        shared zones, enum members, enums (as the list of their members)."""
+        if name in sc.locals:
+            return "local", sc.locals[name]
+        if name == "it" and sc.it_type is not None:
+            return "it", sc.it_type
+        if name in sc.event_params:
+            return "param", sc.event_params[name]
+        if sc.it_type == CARD and name != "it":
+            ft = self.card_field(name, None)
+            if ft is not None:
+                return "it_field", ft
+        if sc.this_type is not None:
+            ft = self.card_field(name, sc.this_type)
+            if ft is not None:
+                return "this_field", ft
+        if name in self.d.game_fields:
+            return "game_attr", self.field_type(self.d.game_fields[name])
+        zd = self.d.zones.get(name)
+        if zd is not None and not zd.per_player:
+            return "zone", ZONE
+        enum = self.d.member_enum(name)
+        if enum is not None:
+            return "member", ("enum", enum)
+        if name in self.d.enums:
+            return "enum", list_of(("enum", name))
+        return None, ANY
+
+    def t_Call(self, e, sc):
+        arg_types = [self.infer(a, sc) for a in e.args]
+        if e.name in BUILTINS:
+            if len(e.args) != 1:
+                self.report("E0302", f"'{e.name}' takes one collection, got {len(e.args)} arguments", e.span,
+                            f"write {e.name}(cards in p's deck) or {e.name}(x for each x in C)")
+                return ANY
+            t = arg_types[0]
+            if not is_list(t) and t != ANY:
+                self.report("E0401", f"'{e.name}' needs a collection, but this is {show(t)}", e.args[0].span,
+                            "a collection is e.g. players, cards in a zone, or a list [a, b]")
+            if e.name in ("count",):
+                return NUMBER
+            if e.name == "any":
+                return FLAG
+            if e.name in ("sum", "highest", "lowest"):
+                if is_list(t) and not compatible(t[1], NUMBER):
+                    self.report("E0401", f"'{e.name}' needs numbers, but these are {show(t[1])}s", e.args[0].span, None)
+                return NUMBER
+            return elem(t)
+        d = self.d.defines.get(e.name)
+        if d is None:
+            if e.name in self.d.procedures:
+                self.report("E0303", f"'{e.name}' is a procedure: it does something and has no value",
+                            e.span, f"call it on its own line: {e.name}(...)")
+            else:
+                known = list(self.d.defines) + list(BUILTINS)
+                self.report("E0202", f"unknown value '{e.name}'", e.span,
+                            suggest(e.name, known) or "declare it with: define name(params) as expression")
+            return ANY
+        if len(d.params) != len(e.args):
+            self.report("E0301", f"'{e.name}' takes {len(d.params)} argument(s), got {len(e.args)}", e.span,
+                        f"it is defined as {e.name}({', '.join(d.params)}) at line {d.span.line}")
+            return ANY
+        if e.name in self._define_stack:
+            return ANY
+        self._define_stack.append(e.name)
+        try:
+            inner = Scope(dict(zip(d.params, arg_types)))
+            return self.infer_quiet(d.expr, inner)
+        finally:
+            self._define_stack.pop()
+
+    def infer_quiet(self, e, sc):
+        saved = self.report
+        self.report = lambda *a: None
+        try:
+            return self.infer(e, sc)
+        finally:
+            self.report = saved
+
+    def _field_on(self, obj_t, name, span, owner_text: str):
+        if obj_t == PLAYER:
+            if name in self.d.player_fields:
+                return self.field_type(self.d.player_fields[name])
+            self.report("E0203", f"players have no attribute '{name}'", span,
+                        suggest(name, self.d.player_fields) or "declare it under: player has:")
+            return ANY
+        if obj_t == CARD:
+            ft = self.card_field(name, None)
+            if ft is None:
+                self.report("E0204", f"cards have no field '{name}'", span, suggest(name, self.all_card_fields()))
+                return ANY
+            return ft
+        if obj_t == ANY:
+            return ANY
+        self.report("E0402", f"{owner_text} is {show(obj_t)}, which has no '{name}'", span, None)
+        return ANY
+
+    def t_FieldAccess(self, e, sc):
+        return self._field_on(self.infer(e.obj, sc), e.name, e.span, "this")
+
+    def t_Possessive(self, e, sc):
+        owner = self.infer(e.owner, sc)
+        return self._possessive(owner, e.name, e.span, sc)
+
+    def _possessive(self, owner, name, span, sc):
+        if owner == PLAYER:
+            zd = self.d.zones.get(name)
+            if zd is not None:
+                if not zd.per_player:
+                    self.report("E0205", f"'{name}' is a shared zone, not one per player", span,
+                                f"write just '{name}'")
+                return ZONE
+            if name in self.d.player_fields:
+                return self.field_type(self.d.player_fields[name])
+            per = [z for z, zd in self.d.zones.items() if zd.per_player]
+            self.report("E0206", f"unknown zone or attribute '{name}'", span,
+                        suggest(name, per + list(self.d.player_fields)))
+            return ANY
+        return self._field_on(owner, name, span, "this")
+
+    def t_Your(self, e, sc):
+        return self._possessive(PLAYER, e.name, e.span, sc)
+
+    def t_FieldOf(self, e, sc):
+        t = self.infer(e.obj, sc)
+        if is_list(t):
+            return list_of(self._possessive(t[1], e.name, e.span, sc) if t[1] == PLAYER
+                           else self._field_on(t[1], e.name, e.span, "each element"))
+        return self._possessive(t, e.name, e.span, sc) if t == PLAYER else self._field_on(t, e.name, e.span, "this")
+
+    def _want_zone(self, e, sc):
+        t = self.infer(e, sc)
+        if t not in (ZONE, ANY) and t != list_of(ZONE):
+            self.report("E0403", f"expected a zone here, but this is {show(t)}", e.span,
+                        "a zone is e.g. p's deck, your discard, or a shared zone's name")
+
+    def t_CardsIn(self, e, sc):
+        self._want_zone(e.zone, sc)
+        return list_of(CARD)
+
+    def t_EveryZone(self, e, sc):
+        zd = self.d.zones.get(e.name)
+        if zd is None:
+            self.report("E0207", f"unknown zone '{e.name}'", e.span, suggest(e.name, self.d.zones))
+        elif not zd.per_player:
+            self.report("E0205", f"'{e.name}' is a shared zone: 'every' needs a zone per player", e.span,
+                        f"write just '{e.name}'")
+        return list_of(ZONE)
+
+    def t_TopCard(self, e, sc):
+        self._want_zone(e.zone, sc)
+        return CARD
+
+    def t_TopCards(self, e, sc):
+        self.want(e.count, NUMBER, sc)
+        self._want_zone(e.zone, sc)
+        return list_of(CARD)
+
+    def t_ActivePlayer(self, e, sc):
+        return PLAYER
+
+    def t_This(self, e, sc):
+        if not sc.in_ability:
+            self.report("E0208", "'this' is only meaningful inside a card's ability", e.span,
+                        "use it in a 'when ...:' or 'action ...:' of a card or card type")
+        return CARD
+
+    def t_You(self, e, sc):
+        return PLAYER
+
+    def t_PlayersExpr(self, e, sc):
+        return list_of(PLAYER)
+
+    t_AllPlayers = t_PlayersExpr
+    t_Opponents = t_PlayersExpr
+
+    def t_ListExpr(self, e, sc):
+        types = [self.infer(i, sc) for i in e.items]
+        return list_of(types[0] if types else ANY)
+
+    def t_WhereExpr(self, e, sc):
+        t = self.infer(e.coll, sc)
+        if not is_list(t) and t != ANY:
+            self.report("E0404", f"'where' filters a collection, but this is {show(t)}", e.coll.span, None)
+        self.want(e.cond, FLAG, sc.child(it_type=elem(t)))
+        return t if is_list(t) else list_of(ANY)
+
+    def t_ExprMap(self, e, sc):
+        t = self.infer(e.coll, sc)
+        inner = sc.child()
+        inner.locals[e.name] = elem(t)
+        if e.cond is not None:
+            self.want(e.cond, FLAG, inner)
+        return list_of(self.infer(e.expr, inner))
+
+    def t_OrChain(self, e, sc):
+        for i in e.items:
+            self.want(i, FLAG, sc)
+        return FLAG
+
+    t_AndChain = t_OrChain
+
+    def t_NotOp(self, e, sc):
+        self.want(e.operand, FLAG, sc)
+        return FLAG
+
+    def t_Compare(self, e, sc):
+        lt, rt = self.infer(e.left, sc), self.infer(e.right, sc)
+        if e.op in ("<", "<=", ">", ">="):
+            for side, t in ((e.left, lt), (e.right, rt)):
+                if not compatible(t, NUMBER):
+                    self.report("E0405", f"'{e.op}' compares numbers, but this is {show(t)}", side.span, None)
+        elif not compatible(lt, rt):
+            self.report("E0406", f"cannot compare {show(lt)} with {show(rt)}", e.span, None)
+        return FLAG
+
+    def t_IsEmpty(self, e, sc):
+        t = self.infer(e.operand, sc)
+        if not (is_list(t) or t in (ZONE, ANY)):
+            self.report("E0407", f"only a zone or a collection can be empty, but this is {show(t)}", e.span, None)
+        return FLAG
+
+    def t_IsIn(self, e, sc):
+        it, ct = self.infer(e.item, sc), self.infer(e.coll, sc)
+        if ct == ZONE:
+            ct = list_of(CARD)
+        if not is_list(ct) and ct != ANY:
+            self.report("E0404", f"'is in' needs a collection on its right, but this is {show(ct)}", e.coll.span, None)
+        elif is_list(ct) and not compatible(it, ct[1]):
+            self.report("E0406", f"cannot look for {show(it)} among {show(ct[1])}s", e.span, None)
+        return FLAG
+
+    def t_IsA(self, e, sc):
+        self.want(e.operand, CARD, sc)
+        if e.type_name not in self.d.card_types:
+            self.report("E0209", f"unknown card type '{e.type_name}'", e.span, suggest(e.type_name, self.d.card_types))
+        return FLAG
+
+    def t_Arith(self, e, sc):
+        self.want(e.left, NUMBER, sc)
+        self.want(e.right, NUMBER, sc)
+        return NUMBER
+
+    def t_Neg(self, e, sc):
+        self.want(e.operand, NUMBER, sc)
+        return NUMBER
+
+    def want(self, e, t, sc):
+        got = self.infer(e, sc)
+        if not compatible(got, t):
+            self.report("E0408", f"expected {show(t)} here, but this is {show(got)}", e.span, None)
+        return got
