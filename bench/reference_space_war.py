@@ -10,9 +10,20 @@ Conventions:
     (``deck.pop()`` draws the top card, ``deck[:0] = cards`` puts cards at
     the bottom), the battlefield's top card is the last one revealed;
   * the game's shuffles use ``random.Random(seed)``; every player decides with
-    their own ``random.Random`` (uniform choice among the legal options;
-    "you may" choices are offered as [yes, no]);
-  * "as soon as" end checks are applied right after each elimination.
+    their own ``random.Random(seed * 1000 + seat)`` (seeded like the
+    interpreter's default RandomAgents; uniform choice among the legal
+    options; "you may" choices are offered as [yes, no]);
+  * "as soon as" end checks are applied right after each elimination (so in
+    the War's "for each ... eliminate p" loop the game can end before a
+    later-seated tied player is eliminated);
+  * simultaneous triggers resolve in seat order and each one's "where"
+    condition is checked when it resolves (after Peace empties the
+    battlefields, Dwarven Armor and Last Stand no longer apply);
+  * ``repeat until peace_declared`` tests before each pass; ``let fighters``
+    and ``let face_down`` inside ``step "War"`` rebind the loop's variables;
+    ``stop`` leaves the repeat (the Conquest step still runs);
+  * "contestants()" are the unconquered players with a card in the
+    Battlefield, War participants or not (as the .cards file says).
 
 Run as a script to play 100 games for each player count (2..6) with a card
 conservation check after every contest.
@@ -165,7 +176,7 @@ class SpaceWar:
         if not 2 <= players <= 6:
             raise ValueError("Space War: in Space! is for 2 to 6 players")
         self.rng = random.Random(seed)
-        self.players = [Player(s, random.Random(f"{seed}/seat/{s}"))
+        self.players = [Player(s, random.Random(seed * 1000 + s))
                         for s in range(players)]
         self.alive = list(self.players)   # "players": the unconquered, in seat order
         self.box = [Card(name, faction, strength, leader)

@@ -88,12 +88,13 @@ class CardsIndenter(Indenter):
             self.indent_level.append(indent)
             yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
             return
+        levels = tuple(self.indent_level)
         while indent < self.indent_level[-1]:
             self.indent_level.pop()
             yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
         if indent != self.indent_level[-1]:
             raise IndentationProblem("dedent", token.end_line, len(indent_str),
-                                     indent, tuple(self.indent_level), self._style_char())
+                                     indent, levels, self._style_char())
 
     def _check_style(self, indent_str: str, token: Token) -> None:
         if not indent_str:
@@ -167,9 +168,7 @@ def _resume_line(text: str, after_line: int) -> int | None:
 
 def _from_line(text: str, line: int) -> str:
     """`text` with the lines before `line` emptied, so positions stay the same."""
-    head, tail = text.split("\n", line - 1), ""
-    tail = head.pop() if len(head) == line else ""
-    return "\n" * len(head) + tail
+    return "\n" * (line - 1) + "\n".join(text.split("\n")[line - 1:])
 
 
 _example_errors: dict[str, UnexpectedInput | None] = {}
@@ -191,29 +190,21 @@ def _parse_example(text: str) -> None:
 
 
 def parse(source: Source) -> tuple[Tree | None, list[Diagnostic]]:
-    """Parse a .cards file: (tree, []) or (None, diagnostics). Never raises."""
+    """Parse a .cards file: (tree, []) or (None, diagnostics). Never raises on any text."""
     text = _prepare(source.text)
     diagnostics: list[Diagnostic] = []
-    attempt = text
+    attempt, start = text, 1
     with _LOCK:
+        parser = load_grammar()
         while True:
             try:
-                parser = load_grammar()
                 tree = parser.parse(attempt)
+                return (None if diagnostics else tree), diagnostics
             except Exception as error:  # every failure is reported as a diagnostic
-                brackets = list(parser.options.postlex.open_brackets) if _has_postlex() else []
-                diagnostic = explain(error, attempt, source.path, _parse_example, brackets, parser)
-                diagnostics.append(diagnostic)
-                resume = _resume_line(text, max(diagnostic.span.line, error_line(error, attempt)))
-                if resume is None or len(diagnostics) >= MAX_ERRORS:
+                brackets = list(parser.options.postlex.open_brackets)
+                diagnostics.append(explain(error, attempt, source.path, _parse_example,
+                                           brackets, parser))
+                start = _resume_line(text, max(start, error_line(error, attempt)))
+                if start is None or len(diagnostics) >= MAX_ERRORS:
                     return None, diagnostics
-                attempt = _from_line(text, resume)
-                continue
-            return (None if diagnostics else tree), diagnostics
-
-
-def _has_postlex() -> bool:
-    try:
-        return isinstance(load_grammar().options.postlex, CardsIndenter)
-    except Exception:
-        return False
+                attempt = _from_line(text, start)

@@ -130,6 +130,8 @@ class HumanAgent:
             line = self.input.readline()
             if line == "":
                 raise AgentError(f"the input ended before an answer to: {decision.prompt}")
+            if not _is_terminal(self.input):     # piped answers: echo them, so the transcript reads
+                self._write(line.rstrip("\n"))
             index = _parse_answer(line, options)
             if index is not None:
                 return index
@@ -156,7 +158,7 @@ class HumanAgent:
         from rich.markup import escape
         from rich.panel import Panel
 
-        console = Console(file=self.output)
+        console = Console(file=self.output, highlight=False)
         body = "\n".join(escape(line) for line in view_lines(view)) or "(nothing to see)"
         console.print(Panel(body, title=escape(f"{who}: what you see"), expand=False))
         console.print(f"[bold]{escape(who)}:[/bold] {escape(decision.prompt)}")

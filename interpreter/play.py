@@ -6,9 +6,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from .agents import Agent, RandomAgent
-from .engine import Engine
+
+if TYPE_CHECKING:
+    from .engine import Engine
 
 
 def default_agents(players: int, seed: int) -> list[Agent]:
@@ -18,7 +21,7 @@ def default_agents(players: int, seed: int) -> list[Agent]:
 
 def run_game(game, players: int, seed: int, agents: Sequence[Agent] | None = None,
              log: bool = True, max_steps: int | None = None, *,
-             observe: Callable[[Engine], None] | None = None) -> Engine:
+             observe: Callable[["Engine"], None] | None = None) -> "Engine":
     """Create the engine and ask the agents until the game is finished; return the engine.
 
     ``agents`` holds one agent per seat (default: ``default_agents(players, seed)``).
@@ -27,6 +30,7 @@ def run_game(game, players: int, seed: int, agents: Sequence[Agent] | None = Non
     CLI uses it to print the log as the game goes). Raises the engine's ``GameAborted``
     when the game runs past its bound and ``IllegalDecision`` on a bad answer.
     """
+    from .engine import Engine   # here, so that the CLI starts without loading the engine
     if agents is None:
         agents = default_agents(players, seed)
     elif len(agents) != players:
@@ -44,3 +48,15 @@ def run_game(game, players: int, seed: int, agents: Sequence[Agent] | None = Non
         if observe is not None:
             observe(eng)
     return eng
+
+
+class PlayerCountError(ValueError):
+    """The game is not for that many players."""
+
+
+def check_player_count(game, players: int) -> None:
+    """Raise ``PlayerCountError`` unless ``game`` is for ``players`` players."""
+    if not game.min_players <= players <= game.max_players:
+        span = (f"{game.min_players}" if game.min_players == game.max_players
+                else f"{game.min_players} to {game.max_players}")
+        raise PlayerCountError(f"{game.title} is for {span} players, not {players}")

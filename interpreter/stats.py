@@ -149,4 +149,7 @@ def _player_names(finished: Sequence[dict], players: int) -> list[str]:
 
 
 def _example(record: dict) -> dict:
-    return {"seed": record["seed"], "error": record.get("error", "")}
+    example = {"seed": record["seed"], "error": record.get("error", "")}
+    if record.get("traceback"):
+        example["traceback"] = record["traceback"]
+    return example

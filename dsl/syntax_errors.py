@@ -1,0 +1,474 @@
+"""Friendly syntax errors: a Lark failure becomes a Diagnostic in a designer's words.
+
+Most codes come from TABLE, a list of malformed examples matched against the failing
+parser state with Lark's `UnexpectedInput.match_examples`:
+
+    let x = 3          →  E0005 'let' gives a name its value with 'be', not '='
+
+A few are recognised from the failure itself (an indented line nobody expected, an
+unclosed quote or bracket, a character that is no part of the language); their
+examples are in the same table, marked `by_state=False`, so the test suite runs every one.
+Whatever is left gets E0019, which names what was found and what could have come there.
+"""
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from dataclasses import dataclass
+from typing import Callable
+
+from lark import Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from .diagnostics import Diagnostic
+from .source import Span
+
+DECLARATION_STARTS = (
+    "game", "enum", "card type", "card", "cards", "zone", "player has", "game has", "die",
+    "event", "define", "procedure", "keyword", "setup", "round", "as soon as",
+    "order simultaneous triggers", "response window", "stack", "rule", "interpretation",
+    "import", "extends", "override", "scenario",
+)
+
+
+class IndentationProblem(Exception):
+    """Raised by the parser's indenter, which knows the line; explained below as E0008/E0009."""
+
+    def __init__(self, kind: str, line: int, width: int, indent: int = 0,
+                 levels: tuple[int, ...] = (), style: str = " ", other_line: int = 0):
+        super().__init__(f"{kind} indentation on line {line}")
+        self.kind, self.line, self.width = kind, line, width
+        self.indent, self.levels, self.style, self.other_line = indent, levels, style, other_line
+
+
+@dataclass(frozen=True)
+class Problem:
+    code: str
+    message: str        # may use {found} (what the parser met) and {expected}
+    hint: str
+    examples: tuple[str, ...]
+    by_state: bool = True          # False: recognised by a rule in explain(), not by state
+    notes: tuple[str, ...] = ()
+
+
+TABLE: tuple[Problem, ...] = (
+    Problem("E0001", "expected ':' at the end of this line to open a block",
+            "a line followed by an indented block ends with ':'", (
+                'game "Duel"\n    players: 2 to 2\n',
+                'setup\n    stop\n',
+                'round "Turn"\n    stop\n',
+                'setup:\n    step "Draw"\n        stop\n',
+                'setup:\n    if x\n        stop\n',
+                'setup:\n    for each p in players\n        stop\n',
+                'card type Unit\n    power: number\n',
+                'procedure deal()\n    stop\n',
+                'as soon as players is empty\n    stop\n',
+            )),
+    Problem("E0002", "this table row is missing its closing '|'",
+            "end every row of a card table with '|', like:  | \"Scout\" | 1 |", (
+                'cards Unit in box:\n    | name | power |\n    | "Scout" | 1\n',
+                'cards Unit in box:\n    | name | power\n    | "Scout" | 1 |\n',
+            )),
+    Problem("E0003", "this quoted text is never closed",
+            'add the closing " before the end of the line; text over several lines goes '
+            'between """ and """', (
+                'setup:\n    say "hello\n',
+                'event start "The game begins\n',
+                'rule "Dealing":\n    """Deal seven cards.\n',
+            ), by_state=False),
+    Problem("E0004", "'move' needs 'to' and a place: move <cards> to <zone>",
+            "for example:  move top card of your deck to your hand", (
+                'setup:\n    move x\n',
+                'setup:\n    move top card of your deck\n',
+                'setup:\n    move cards in p\'s hand into p\'s deck\n',
+            )),
+    Problem("E0005", "'let' gives a name its value with 'be', not {found}",
+            "write it as:  let total be 3", (
+                'setup:\n    let x = 3\n',
+                'setup:\n    let x to 3\n',
+            )),
+    Problem("E0006", "'if' needs a condition before the ':'",
+            "for example:  if your deck is empty:", (
+                'setup:\n    if:\n        stop\n',
+                'setup:\n    if yes:\n        stop\n    else if:\n        stop\n',
+            )),
+    Problem("E0007", "this line is indented, but nothing above it opens a block",
+            "line it up with the line above, or end the line above with ':' to open a block", (
+                'setup:\n    stop\n        stop\n',
+                'enum Side: up, down\n    enum Suit: red, black\n',
+            ), by_state=False),
+    Problem("E0008", "this line's indentation doesn't line up with any block above it",
+            "indent it like the lines of the block it belongs to", (
+                'setup:\n        stop\n    stop\n',
+                'round "R":\n    step "S":\n        stop\n      stop\n',
+            ), by_state=False),
+    Problem("E0009", "this line's indentation mixes tabs and spaces",
+            "indent with spaces only (4 per level); most editors can turn tabs into spaces", (
+                'setup:\n    stop\n\tstop\n',
+                'setup:\n \tstop\n',
+            ), by_state=False),
+    Problem("E0010", "{found} can't start a declaration",
+            "a declaration starts with a word such as 'card', 'zone' or 'procedure'", (
+                'frobnicate x\n',
+                '\nfrobnicate x\n',
+                'enum Side: up, down\nfrobnicate x\n',
+                '\nenum Side: up, down\nfrobnicate x\n',
+                'setup:\n    stop\nfrobnicate x\n',
+                'setup:\n    stop\nmove x to y\n',
+            ), notes=("these words can start a declaration: " + ", ".join(DECLARATION_STARTS),)),
+    Problem("E0011", "expected an indented block below this line",
+            "put the lines that belong to it below, indented by 4 spaces", (
+                'setup:\nstop\n',
+                'game "Duel":\n',
+                'setup:\n    repeat:\n    stop\n',
+            ), by_state=False),
+    Problem("E0012", "this {found} is never closed",
+            "close it on the same line (a line break inside brackets does not end the line)", (
+                'setup:\n    foo(1, 2\n    stop\n',
+                'die d2: [a, b\nenum Side: up, down\n',
+            ), by_state=False),
+    Problem("E0013", "this {found} has no matching opening bracket",
+            "remove it, or add the opening bracket it closes", (
+                'setup:\n    foo(1, 2))\n',
+                'define total() as 3)\n',
+            ), by_state=False),
+    Problem("E0014", "{found} can't be used here",
+            "remove it, or put it inside quoted text", (
+                'setup:\n    say "hi" @\n',
+                'enum Faction: Dwarves, Elfés\n',
+                'setup:\n    say \'hello\'\n',
+            ), by_state=False),
+    Problem("E0015", "'set' needs 'to': set <what> to <value>",
+            "for example:  set your score to 0   ('=' compares two values)", (
+                'setup:\n    set x = 3\n',
+                'setup:\n    set p\'s bonus = 0\n',
+            )),
+    Problem("E0016", "a procedure or a definition needs brackets after its name, even empty ones",
+            "for example:  procedure deal():   or   define total(p) as p's score", (
+                'procedure deal:\n    stop\n',
+                'define total as 3\n',
+            )),
+    Problem("E0017", "the file ends before this is complete",
+            "expected {expected}", (
+                'cards Unit in box:\n    | name | power |\n',
+                'cards Unit in box:\n    | name | power |\n# no rows yet\n',
+            ), by_state=False),
+    Problem("E0018", "a card's first line doesn't end with ':'",
+            'write:  card "Scout": Unit in deck   with its fields on the indented lines below', (
+                'card "Scout": Unit in deck:\n    power = 1\n',
+            )),
+    Problem("E0019", "{found} isn't expected here",
+            "expected {expected}", (
+                'zone deck: per player, shuffled\n',
+                'enum Side up, down\n',
+                'setup:\n    move x to\n',
+                'enum Side:\n',
+            ), by_state=False),
+    Problem("E0020", "compare with a single '=', not '=='",
+            "for example:  if count(p's hand) = 0:", (
+                'setup:\n    if x == 3:\n        stop\n',
+                'define empty(p) as count(p\'s deck) == 0\n',
+            )),
+)
+PROBLEMS = {p.code: p for p in TABLE}
+INTERNAL = Problem("E0000", "the parser failed unexpectedly on this file ({found})",
+                   "this is a bug in cardsmith, not in your file: please report it", ())
+
+_DECLARATION_TERMINALS = {"GAME", "ENUM", "ZONE", "PROCEDURE", "SETUP", "SCENARIO"}
+_BY_STATE = [(p.code, p.examples) for p in TABLE if p.by_state]
+_EXPRESSION_STARTS = {"NAME", "INT", "STRING", "LPAR", "LSQB", "MINUS", "NOT", "YES", "NO",
+                      "NONE", "THIS", "YOU", "PLAYERS", "ALL", "OPPONENTS", "EVERY", "THE",
+                      "YOUR", "CARDS", "TOP", "BOTTOM"}
+_WORDS = {"_NL": "the end of the line", "_INDENT": "an indented block",
+          "_DEDENT": "the end of the block", "$END": "the end of the file", "NAME": "a name",
+          "STRING": "a quoted text", "INT": "a number"}
+_CHAR_HINTS = {
+    "'": 'quoted text uses double quotes: "like this"',
+    ";": "end a statement by ending the line, not with ';'",
+    "{": "blocks are made by indenting the lines below a line ending in ':'",
+    "}": "blocks are made by indenting the lines below a line ending in ':'",
+    "&": "write 'and' or 'or' in words",
+    "!": "write 'not' in words ('!=' means 'is not equal to')",
+    "\u201c": 'use straight double quotes (") around text, not curly ones',
+    "\u201d": 'use straight double quotes (") around text, not curly ones',
+    "\u00a0": "this is a non-breaking space: replace it with an ordinary space",
+    "\r": "this line break is not followed by a newline: save the file with ordinary line ends",
+}
+
+
+class _StateKey:
+    """A parser state that compares by LALR state only, not by stack depth.
+
+    Lark's ParserState equality includes the depth, so an example written at the top
+    level would never match the same mistake made inside a block.
+    """
+
+    __slots__ = ("position",)
+
+    def __init__(self, state):
+        self.position = getattr(state, "position", state)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _StateKey) and self.position == other.position
+
+    __hash__ = None
+
+
+def explain(error: BaseException, text: str, path: str,
+            parse_example: Callable[[str], object], open_brackets: list[Token],
+            parser) -> Diagnostic:
+    """The Diagnostic for `error`, raised while parsing `text` (as Lark saw it)."""
+    try:
+        return _explain(error, _Text(text, path), parse_example, open_brackets, parser)
+    except Exception as failure:  # explaining must not turn one error into a crash
+        here = _Text(text, path)
+        return _diagnostic(INTERNAL, here.end_of_file(), found=type(failure).__name__)
+
+
+def error_line(error: BaseException, text: str) -> int:
+    """The last line that belongs to the broken part; parsing may resume after it."""
+    if isinstance(error, IndentationProblem):
+        return error.line
+    if isinstance(error, UnexpectedCharacters):
+        return error.line
+    token = getattr(error, "token", None)
+    if not isinstance(error, UnexpectedToken) or token is None or token.type == "$END":
+        return text.count("\n") + 1
+    if token.type in ("_NL", "_DEDENT"):
+        return token.line
+    if token.type == "_INDENT":
+        return token.end_line
+    return token.line - 1 if token.column == 1 else token.end_line
+
+
+# ---------------------------------------------------------------- classification
+
+def _explain(error, here: "_Text", parse_example, open_brackets, parser) -> Diagnostic:
+    if isinstance(error, IndentationProblem):
+        return _indentation(error, here)
+    if isinstance(error, UnexpectedCharacters):
+        return _characters(error, here, open_brackets)
+    if isinstance(error, UnexpectedEOF):
+        return _diagnostic(PROBLEMS["E0017"], here.end_of_file())
+    if not isinstance(error, UnexpectedToken):
+        return _diagnostic(INTERNAL, here.end_of_file(), found=type(error).__name__)
+
+    token = error.token
+    expected = _expected(error)
+    words = _describe_expected(expected, parser)
+    late_bracket = open_brackets and (token.type in ("$END", "_DEDENT", "_INDENT")
+                                      or token.line > open_brackets[-1].line)
+    if late_bracket:
+        return _bracket(PROBLEMS["E0012"], open_brackets[-1], here)
+    if token.type in ("RPAR", "RSQB"):
+        return _bracket(PROBLEMS["E0013"], token, here)
+    if token.type == "_INDENT":
+        return _diagnostic(PROBLEMS["E0007"], here.token_span(token))
+    if expected == {"_INDENT"}:
+        return _diagnostic(PROBLEMS["E0011"], here.end_of_code_before(here.token_span(token).line
+                                                                      if token.type != "$END"
+                                                                      else 0))
+    code = _match(error, parse_example)
+    if code is None and _DECLARATION_TERMINALS <= expected and token.column == 1:
+        code = "E0010"
+    if code is not None:
+        return _diagnostic(PROBLEMS[code], here.token_span(token),
+                           found=_describe_token(token), expected=words,
+                           hint=_declaration_hint(token) if code == "E0010" else None)
+    span = here.token_span(token)
+    if here.is_end(token):
+        return _diagnostic(PROBLEMS["E0017"], span, expected=words)
+    if token.type == "_NL" and "COLON" in expected:
+        return _diagnostic(PROBLEMS["E0001"], span)
+    message = {"_NL": "this line ends too early",
+               "_DEDENT": "this block ends too early"}.get(token.type)
+    return _diagnostic(PROBLEMS["E0019"], span, found=_describe_token(token), expected=words,
+                       message=message)
+
+
+def _match(error: UnexpectedInput, parse_example) -> str | None:
+    def keyed(example: str) -> None:
+        try:
+            parse_example(example)
+        except UnexpectedInput as failure:
+            failure.state = _StateKey(failure.state)
+            raise
+
+    original = getattr(error, "state", None)
+    if original is None:
+        return None
+    error.state = _StateKey(original)
+    try:
+        return error.match_examples(keyed, _BY_STATE, token_type_match_fallback=True)
+    finally:
+        error.state = original
+
+
+def _indentation(error: IndentationProblem, here: "_Text") -> Diagnostic:
+    span = here.first_word(error.line)
+    if error.kind == "dedent":
+        unit = "tab" if error.style == "\t" else "space"
+        steps = [level // 4 if unit == "tab" else level for level in error.levels]
+        hint = ("indent it like the lines of the block it belongs to: by "
+                + _join_or([f"{n}" for n in steps]) + f" {unit}s")
+        return _diagnostic(PROBLEMS["E0008"], span, hint=hint)
+    if error.kind == "inconsistent":
+        kind = "tabs" if error.style == "\t" else "spaces"
+        return _diagnostic(PROBLEMS["E0009"], span,
+                           message=f"this line's indentation mixes tabs and spaces "
+                                   f"(line {error.other_line} is indented with {kind})")
+    return _diagnostic(PROBLEMS["E0009"], span)
+
+
+def _characters(error: UnexpectedCharacters, here: "_Text", open_brackets) -> Diagnostic:
+    line, column, char = error.line, error.column, error.char
+    if open_brackets and line > open_brackets[-1].line:
+        return _bracket(PROBLEMS["E0012"], open_brackets[-1], here)
+    if char == '"':
+        triple = here.text[max(error.pos_in_stream - 2, 0):error.pos_in_stream + 1] == '"""'
+        start = column - 2 if triple and column > 2 else column
+        span = here.span(line, start, len(here.line(line).rstrip()) + 1)
+        hint = 'close it with """' if triple else None
+        return _diagnostic(PROBLEMS["E0003"], span, hint=hint)
+    span = here.span(line, column, column + 1)
+    found = (f'"{char}"' if char == "'" else f"'{char}'" if char.isprintable() and not char.isspace()
+             else f"the invisible character U+{ord(char):04X} ({unicodedata.name(char, 'control')})")
+    hint = _CHAR_HINTS.get(char)
+    if hint is None and char.isalpha():
+        hint = "names use only the letters a-z and A-Z, digits and '_'; other text goes in quotes"
+    elif hint is None and not char.isprintable():
+        hint = "delete it (it often comes from text copied out of a word processor)"
+    return _diagnostic(PROBLEMS["E0014"], span, found=found, hint=hint)
+
+
+def _bracket(problem: Problem, token: Token, here: "_Text") -> Diagnostic:
+    return _diagnostic(problem, here.span(token.line, token.column, token.column + 1),
+                       found=f"'{token}'")
+
+
+def _declaration_hint(token: Token) -> str | None:
+    firsts = sorted({start.split()[0] for start in DECLARATION_STARTS})
+    close = difflib.get_close_matches(str(token).lower(), firsts, n=1, cutoff=0.7)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def _diagnostic(problem: Problem, span: Span, *, found: str = "", expected: str = "",
+                hint: str | None = None, message: str | None = None) -> Diagnostic:
+    fields = {"found": found, "expected": expected}
+    return Diagnostic(problem.code, (message or problem.message).format(**fields), span,
+                      hint or problem.hint.format(**fields), problem.notes)
+
+
+# ---------------------------------------------------------------- words
+
+def _expected(error: UnexpectedToken) -> set[str]:
+    try:
+        accepts = error.accepts
+    except Exception:
+        accepts = None
+    return set(accepts or error.expected or ())
+
+
+def _describe_token(token: Token) -> str:
+    if token.type in ("_NL", "_INDENT", "_DEDENT", "$END"):
+        return {"_INDENT": "an indented line"}.get(token.type, _WORDS[token.type])
+    if token.type == "STRING":
+        value = str(token).split("\n", 1)[0]
+        return f"the text {value[:30]}{'…' if len(value) > 30 else ''}"
+    if token.type == "INT":
+        return f"the number {token}"
+    return f"'{token}'"
+
+
+def _describe_expected(names: set[str], parser, limit: int = 6) -> str:
+    patterns = {t.name: t.pattern for t in getattr(parser, "terminals", ())}
+    words = []
+    if len(names & _EXPRESSION_STARTS) >= 4:
+        names = names - _EXPRESSION_STARTS
+        words.append("a value (a name, a number, a quoted text, ...)")
+    for name in sorted(names, key=lambda n: (n in _WORDS, n)):
+        if name in _WORDS:
+            words.append(_WORDS[name])
+        elif name in patterns and patterns[name].type == "str":
+            words.append(f"'{patterns[name].value}'")
+        elif not name.startswith("__"):
+            words.append(name.lower())
+    if len(words) > limit:
+        words = words[:limit - 1] + [f"one of {len(words) - limit + 1} other words"]
+    return _join_or(words) if words else "something else"
+
+
+def _join_or(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+# ---------------------------------------------------------------- positions
+
+class _Text:
+    """Lines and spans of the text as Lark saw it ('\\n' ends a line, nothing else does)."""
+
+    def __init__(self, text: str, path: str):
+        self.text, self.path = text, path
+        self.lines = text.split("\n")
+
+    def line(self, number: int) -> str:
+        return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
+
+    def span(self, line: int, column: int, end_column: int) -> Span:
+        line, column = max(line, 1), max(column, 1)
+        return Span(self.path, line, column, line, max(end_column, column + 1))
+
+    def code_end(self, number: int) -> int:
+        """Index just past the last character of the line that is not a comment or blank."""
+        text, end, quoted, i = self.line(number), 0, False, 0
+        while i < len(text):
+            char = text[i]
+            if quoted and char == "\\":
+                i += 2
+                continue
+            if char == '"':
+                quoted = not quoted
+            elif char == "#" and not quoted:
+                break
+            if quoted or not char.isspace():
+                end = i + 1
+            i += 1
+        return min(end, len(text.rstrip()))
+
+    def end_of_code_before(self, line: int) -> Span:
+        """Just after the last code on the last non-empty line before `line` (0: anywhere)."""
+        number = (line - 1 if line else len(self.lines))
+        while number > 1 and self.code_end(number) == 0:
+            number -= 1
+        end = self.code_end(number) + 1
+        return self.span(number, end, end + 1)
+
+    def end_of_file(self) -> Span:
+        return self.end_of_code_before(0)
+
+    def first_word(self, number: int) -> Span:
+        text = self.line(number)
+        start = len(text) - len(text.lstrip(" \t"))
+        return self.word(number, start + 1)
+
+    def word(self, number: int, column: int) -> Span:
+        text, end = self.line(number), column
+        while end <= len(text) and (text[end - 1].isalnum() or text[end - 1] == "_"):
+            end += 1
+        return self.span(number, column, end)
+
+    def is_end(self, token: Token) -> bool:
+        """True for the end of input, and for the dedents Lark adds there."""
+        return token.type == "$END" or (token.type == "_DEDENT"
+                                        and token.end_line >= len(self.lines))
+
+    def token_span(self, token: Token) -> Span:
+        if token.type == "_NL":
+            end = self.code_end(token.line) + 1
+            return self.span(token.line, end, end + 1)
+        if self.is_end(token):
+            return self.end_of_file()
+        if token.type in ("_INDENT", "_DEDENT"):
+            return self.word(token.end_line, token.end_column)
+        first = str(token).split("\n", 1)[0]
+        return self.span(token.line, token.column, token.column + max(len(first), 1))

@@ -1,0 +1,449 @@
+"""The ``cardsmith`` command: a thin shell over the front end and the interpreter.
+
+    cardsmith check FILE...                    errors with file:line:col, source line, caret, hint
+    cardsmith play FILE --players N --seed S   one game, explained event by event
+    cardsmith simulate FILE -n N --jobs J      many games: win rates with 95% CIs, game length
+    cardsmith demo                             a seeded game of Space War, then 200 simulated
+
+Exit codes: 0 done; 1 the input has errors (diagnostics are printed, never a traceback);
+2 a game ran past its step bound, or the command line is malformed; 3 an internal error
+(``--debug`` shows its traceback); 130 interrupted.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import random
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from cardsmith.dsl.diagnostics import CardsmithError
+
+EXIT_OK, EXIT_ERRORS, EXIT_ABORTED, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+DEMO_FILE = Path("games") / "space_war_in_space.cards"
+
+
+class UsageError(Exception):
+    """A request the command cannot carry out as asked (bad seat, missing demo file, ...)."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:      # --help, --version, or a malformed command line
+        return stop.code if isinstance(stop.code, int) else EXIT_ERRORS
+    debug = args.debug or bool(os.environ.get("CARDSMITH_DEBUG"))
+    from .play import PlayerCountError
+
+    try:
+        try:
+            return args.run(args)
+        except PlayerCountError as err:
+            raise UsageError(str(err)) from err
+    except CardsmithError as err:
+        _report(err)
+        return EXIT_ABORTED if _is_aborted(err) else EXIT_ERRORS
+    except UsageError as err:
+        print(f"cardsmith: {err}", file=sys.stderr)
+        return EXIT_ERRORS
+    except BrokenPipeError:         # `cardsmith play ... | head`
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, io.UnsupportedOperation):
+            pass
+        return EXIT_ERRORS
+    except OSError as err:
+        if debug:
+            raise
+        name = f"{err.filename}: " if err.filename else ""
+        print(f"cardsmith: {name}{err.strerror or err}", file=sys.stderr)
+        return EXIT_ERRORS
+    except KeyboardInterrupt:
+        print("\ncardsmith: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as err:  # noqa: BLE001 - the CLI never shows a traceback unless asked
+        if debug:
+            raise
+        print(f"cardsmith: internal error: {type(err).__name__}: {err}\n"
+              "(run with --debug to see the traceback)", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cardsmith", description="A declarative rules language for card games.")
+    parser.add_argument("--version", action="version", version=f"cardsmith {_version()}")
+    parser.add_argument("--debug", action="store_true",
+                        help="show Python tracebacks for internal errors")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    check = commands.add_parser("check", help="check .cards files for errors")
+    check.add_argument("files", nargs="+", metavar="FILE")
+    check.set_defaults(run=cmd_check)
+
+    play = commands.add_parser("play", help="play one game with bots or a person")
+    play.add_argument("file", metavar="FILE")
+    play.add_argument("--players", type=_positive, help="number of players (default: the game's minimum)")
+    play.add_argument("--seed", type=int, help="random seed (default: a new one, printed)")
+    play.add_argument("--agent", choices=("random", "human"), default="random",
+                      help="human: one seat is played at this terminal")
+    play.add_argument("--human-seat", type=int, default=1, metavar="K",
+                      help="the seat the person plays, from 1 (default 1)")
+    play.add_argument("--log", metavar="FILE.jsonl", help="write the events as JSON lines")
+    play.add_argument("--quiet", action="store_true", help="print only the result")
+    play.set_defaults(run=cmd_play)
+
+    sim = commands.add_parser("simulate", help="simulate many games with random bots")
+    sim.add_argument("file", metavar="FILE")
+    sim.add_argument("-n", "--games", type=_positive, default=1000, help="number of games (default 1000)")
+    sim.add_argument("--players", type=_positive, help="number of players (default: the game's minimum)")
+    sim.add_argument("--jobs", "-j", type=int, default=0,
+                     help="worker processes (default: one per core; 1: no workers)")
+    sim.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sim.set_defaults(run=cmd_simulate)
+
+    demo = commands.add_parser("demo", help="a seeded game of Space War: in Space!, then 200 more")
+    demo.add_argument("--file", help=f"the game to show (default: {DEMO_FILE})")
+    demo.add_argument("--players", type=_positive, default=4)
+    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("-n", "--games", type=_positive, default=200)
+    demo.add_argument("--jobs", "-j", type=int, default=0)
+    demo.set_defaults(run=cmd_demo)
+    return parser
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+# ---------------------------------------------------------------- check
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from cardsmith.dsl.loader import check_file
+    from cardsmith.dsl.render import render_all
+
+    failed = False
+    color = _is_terminal(sys.stdout)
+    for path in args.files:
+        diagnostics, sources = check_file(path)
+        if diagnostics:
+            _write(sys.stdout, render_all(diagnostics, sources, color=color))
+        errors = sum(d.severity == "error" for d in diagnostics)
+        warnings = len(diagnostics) - errors
+        if errors:
+            failed = True
+        else:
+            note = f" ({warnings} warning{'s' * (warnings != 1)})" if warnings else ""
+            print(f"{path}: ok{note}")
+    return EXIT_ERRORS if failed else EXIT_OK
+
+
+# ---------------------------------------------------------------- play
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from cardsmith.dsl.loader import load_game
+
+    from .agents import HumanAgent
+    from .play import check_player_count
+
+    game = load_game(args.file)
+    players = args.players if args.players is not None else game.min_players
+    check_player_count(game, players)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
+    human = None
+    if args.agent == "human":
+        if not 1 <= args.human_seat <= players:
+            raise UsageError(f"--human-seat must be a seat from 1 to {players}, not {args.human_seat}")
+        human = args.human_seat - 1
+    seeded = "" if args.seed is not None else f" (replay with --seed {seed})"
+    print(f"{game.title}: {players} players, seed {seed}{seeded}")
+    agents = {human: HumanAgent()} if human is not None else {}
+    return _play(game, players, seed, agents, log_path=args.log, quiet=args.quiet, viewer=human)
+
+
+def _play(game, players: int, seed: int, agents: dict, *, log_path: str | None,
+          quiet: bool, viewer: int | None) -> int:
+    """Play one game, printing its explained log; return the exit code."""
+    from .agents import AgentError
+    from .engine import GameAborted
+    from .play import check_player_count, default_agents, run_game
+
+    check_player_count(game, players)
+    seats = default_agents(players, seed)
+    for seat, agent in agents.items():
+        seats[seat] = agent
+    log_file = open(log_path, "w", encoding="utf-8") if log_path else None
+    printer = _EventPrinter(sys.stdout, quiet=quiet, viewer=viewer, log_file=log_file)
+    try:
+        eng = run_game(game, players, seed, seats, log=True, observe=printer)
+    except GameAborted as err:
+        printer.flush(getattr(err, "log", None))
+        _report(err)
+        return EXIT_ABORTED
+    except AgentError as err:
+        printer.flush()
+        print(f"cardsmith: {err}", file=sys.stderr)
+        return EXIT_ERRORS
+    finally:
+        if log_file is not None:
+            log_file.close()
+    printer.flush()
+    print(describe_result(eng))
+    return EXIT_OK
+
+
+class _EventPrinter:
+    """Observes the engine: prints each new event's explained line and writes it to the log file."""
+
+    def __init__(self, out: TextIO, *, quiet: bool, viewer: int | None, log_file: TextIO | None):
+        self.out = out
+        self.quiet = quiet
+        self.viewer = viewer
+        self.log_file = log_file
+        self.engine = None
+        self.seen = 0
+        self.color = _is_terminal(out)
+
+    def __call__(self, engine) -> None:
+        self.engine = engine
+        self.flush()
+
+    def flush(self, events: list[dict] | None = None) -> None:
+        if events is None:
+            events = self.engine.log if self.engine is not None else []
+        for event in events[self.seen:]:
+            if self.log_file is not None:
+                self.log_file.write(json.dumps(event, ensure_ascii=False) + "\n")
+            if not self.quiet and self._visible(event):
+                self.out.write(format_event(event, color=self.color) + "\n")
+        self.seen = max(self.seen, len(events))
+        self.out.flush()
+
+    def _visible(self, event: dict) -> bool:
+        """At a human's terminal, skip events the engine marks as seen by other seats only."""
+        seen_by = event.get("visible_to")
+        return self.viewer is None or seen_by is None or self.viewer in seen_by
+
+
+def format_event(event: dict, color: bool = False) -> str:
+    """``   12  Player 1 reveals Axe Pilot.  (space_war_in_space.cards:120:9)``"""
+    number = event.get("n", "")
+    text = event.get("text") or event.get("event", "")
+    rule = event.get("rule")
+    where = f"  ({rule})" if rule else ""
+    if color:
+        return f"\x1b[2m{number:>5}\x1b[0m  {text}\x1b[2m{where}\x1b[0m"
+    return f"{number:>5}  {text}{where}"
+
+
+def describe_result(eng) -> str:
+    """``Player 3 (faction Dwarves) wins after 57 rounds (1234 steps).``"""
+    result = eng.result
+    names = eng.player_names
+    groups = eng.groupings()
+    length = f"after {result['rounds']} rounds ({result['steps']} steps)"
+    if result["draw"] or not result["winners"]:
+        return f"The game is a draw {length}."
+
+    def who(seat: int) -> str:
+        values = groups.get(seat) or {}
+        extra = ", ".join(f"{k} {v}" for k, v in values.items())
+        return f"{names[seat]} ({extra})" if extra else names[seat]
+
+    winners = [who(seat) for seat in result["winners"]]
+    verb = "wins" if len(winners) == 1 else "win"
+    listed = winners[0] if len(winners) == 1 else ", ".join(winners[:-1]) + " and " + winners[-1]
+    return f"{listed} {verb} {length}."
+
+
+# ---------------------------------------------------------------- simulate
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from cardsmith.dsl.loader import load_game
+
+    players = args.players
+    if players is None:
+        players = load_game(args.file).min_players
+    return _simulate(args.file, args.games, players, args.jobs, args.seed,
+                     as_json=args.json, progress=not args.no_progress)
+
+
+def _simulate(path: str, games: int, players: int, jobs: int, seed: int, *,
+              as_json: bool, progress: bool) -> int:
+    from .simulate import simulate
+
+    stats = simulate(path, games, players, jobs, seed, progress=progress and _is_terminal(sys.stderr))
+    if as_json:
+        print(json.dumps(stats, indent=2, ensure_ascii=False))
+    else:
+        render_summary(stats, _console(sys.stdout))
+    return EXIT_INTERNAL if stats["crashed"] else EXIT_OK
+
+
+def render_summary(stats: dict, console) -> None:
+    """Print the simulation summary as rich tables on ``console``."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    last = stats["seed"] + stats["games"] - 1
+    console.print(f"[bold]{escape(stats['title'])}[/bold]: {stats['games']} games, "
+                  f"{stats['players']} players, seeds {stats['seed']} to {last}")
+
+    even = f"an even share is {_pct(1 / stats['players'])}" if stats["players"] else ""
+    seats = Table(title="Wins by seat", title_justify="left", caption=even, caption_justify="left")
+    for heading in ("Seat", "Wins", "Win rate", "95% CI"):
+        seats.add_column(heading, justify="left" if heading == "Seat" else "right")
+    for seat in stats["seats"]:
+        seats.add_row(escape(seat["name"]), str(seat["wins"]), _pct(seat["win_rate"]), _ci(seat["ci95"]))
+    console.print(seats)
+
+    for attribute, values in stats["groupings"].items():
+        table = Table(title=f"Wins by {escape(attribute)}", title_justify="left")
+        for heading in (attribute.replace("_", " ").capitalize(), "Games", "Wins", "Win rate", "95% CI"):
+            table.add_column(escape(heading), justify="right" if table.columns else "left")
+        ranked = sorted(values.items(), key=lambda kv: (-(kv[1]["win_rate"] or 0), kv[0]))
+        for value, row in ranked:
+            table.add_row(escape(value), str(row["games"]), str(row["wins"]),
+                          _pct(row["win_rate"]), _ci(row["ci95"]))
+        console.print(table)
+
+    length = Table(title="Game length", title_justify="left")
+    for heading in ("", "Mean", "Median", "p95", "Min", "Max"):
+        length.add_column(heading, justify="right" if heading else "left")
+    for measure in ("rounds", "steps"):
+        d = stats[measure]
+        length.add_row(measure.capitalize(), _num(d["mean"], 1), _num(d["median"], 1),
+                       _num(d["p95"], 1), _num(d["min"]), _num(d["max"]))
+    console.print(length)
+
+    draws = stats["draws"]
+    console.print(f"Draws: {draws['count']} ({_pct(draws['rate'])}, 95% CI {_ci(draws['ci95'])})"
+                  f"   Aborted: {stats['aborted']}   Crashed: {stats['crashed']}")
+    for example in stats.get("aborted_examples", [])[:3]:
+        console.print(f"  aborted, seed {example['seed']}: {escape(example['error'])}")
+    for example in stats.get("crash_examples", [])[:3]:
+        console.print(f"  [red]crashed[/red], seed {example['seed']}: {escape(example['error'])}")
+    if stats.get("crash_examples"):
+        seed = stats["crash_examples"][0]["seed"]
+        console.print(f"  replay: cardsmith --debug play {escape(stats['file'])} "
+                      f"--players {stats['players']} --seed {seed}")
+    rate = stats.get("games_per_second")
+    speed = f"{rate:,.1f} games/s" if rate else "n/a"
+    console.print(f"{stats['games']} games in {stats['elapsed_seconds']:.2f} s: {speed} "
+                  f"on {stats['jobs']} worker{'s' * (stats['jobs'] != 1)}")
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+def _ci(bounds: list[float]) -> str:
+    return f"{100 * bounds[0]:.1f}% to {100 * bounds[1]:.1f}%"
+
+
+def _num(value: float | None, digits: int = 0) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:.{digits}f}" if digits else f"{value:g}"
+
+
+# ---------------------------------------------------------------- demo
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from cardsmith.dsl.loader import load_game
+
+    path = _demo_file(args.file)
+    game = load_game(str(path))
+    print(f"{game.title}: {args.players} players, seed {args.seed}")
+    print(f"(the same game again: cardsmith play {path} --players {args.players} --seed {args.seed})")
+    print()
+    code = _play(game, args.players, args.seed, {}, log_path=None, quiet=False, viewer=None)
+    if code != EXIT_OK:
+        return code
+    print()
+    print(f"Now {args.games} games with random players (seeds {args.seed} onwards):")
+    return _simulate(str(path), args.games, args.players, args.jobs, args.seed,
+                     as_json=False, progress=True)
+
+
+def _demo_file(given: str | None) -> Path:
+    if given:
+        return Path(given)
+    here = Path.cwd() / DEMO_FILE
+    if here.is_file():
+        return DEMO_FILE
+    beside = Path(__file__).resolve().parent.parent / DEMO_FILE   # a source checkout
+    if beside.is_file():
+        return beside
+    raise UsageError(f"cannot find {DEMO_FILE}: run the demo from the cardsmith folder "
+                     "or pass --file")
+
+
+# ---------------------------------------------------------------- output helpers
+
+
+def _report(err: CardsmithError) -> None:
+    """Render a CardsmithError's diagnostics on stderr (colored on a terminal)."""
+    if err.diagnostics:
+        from cardsmith.dsl.render import render_all
+
+        _write(sys.stderr, render_all(err.diagnostics, err.sources, color=_is_terminal(sys.stderr)))
+    else:
+        print(f"cardsmith: {err}", file=sys.stderr)
+
+
+def _is_aborted(err: CardsmithError) -> bool:
+    try:
+        from .engine import GameAborted
+    except ImportError:
+        return False
+    return isinstance(err, GameAborted)
+
+
+def _write(stream: TextIO, text: str) -> None:
+    stream.write(text if text.endswith("\n") else text + "\n")
+    stream.flush()
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _console(stream: TextIO):
+    from rich.console import Console
+
+    terminal = _is_terminal(stream)
+    return Console(file=stream, highlight=False, width=None if terminal else 100,
+                   no_color=not terminal)
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("cardsmith")
+    except Exception:  # noqa: BLE001 - not installed: running from a checkout
+        return "0+unknown"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

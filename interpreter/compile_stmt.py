@@ -1,0 +1,474 @@
+"""Statements → flat instruction lists (`Code`) for the step machine.
+
+Control flow becomes jumps, so where a game stands is just (code id, pc, env): plain data
+that saves and restores at any decision. An instruction is `op(m, frame)`; it may move the
+frame's pc (jumps), push a frame (procedure calls, triggers) or stop the machine at a decision.
+Each `s_<Node>` method names the AST node it compiles.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cardsmith.dsl import ast as A
+from cardsmith.dsl.types import ANY, PLAYER, Scope, is_list
+
+from .errors import RuleError
+
+
+@dataclass
+class Code:
+    """One compiled rule body: instructions, the span each came from, and what rule it is."""
+    id: int
+    name: str                     # "procedure refill", "round Contest", "Dwarven Armor: when before_battle"
+    ops: list = field(default_factory=list)
+    spans: list = field(default_factory=list)
+
+    def emit(self, op, span) -> int:
+        self.ops.append(op)
+        self.spans.append(span)
+        return len(self.ops) - 1
+
+    def here(self) -> int:
+        return len(self.ops)
+
+
+@dataclass
+class Ctx:
+    code: Code
+    sc: Scope
+    loops: list = field(default_factory=list)     # [(break patch list, step depth at loop start)]
+    steps: int = 0
+    uid: list = field(default_factory=lambda: [0])
+
+    def fresh(self, stem: str) -> str:
+        self.uid[0] += 1
+        return f"${stem}{self.uid[0]}"
+
+
+def _jump(target_box):
+    def jump(m, fr):
+        fr[1] = target_box[0]
+    return jump
+
+
+class StmtCompiler:
+    def __init__(self, program, exprs):
+        self.p = program
+        self.x = exprs
+        self.d = program.game.decls
+
+    def block(self, body, ctx: Ctx) -> None:
+        for st in body:
+            getattr(self, "s_" + type(st).__name__)(st, ctx)
+
+    def cx(self, e, ctx):
+        return self.x.compile(e, ctx.sc)
+
+    # ------------------------------------------------------------------ effects
+    def s_DocItem(self, s, ctx):
+        pass
+
+    def s_MoveStmt(self, s, ctx):
+        what, to = self.cx(s.what, ctx), self.cx(s.to, ctx)
+        place = s.place or "top"
+        face = s.face
+        span = s.span
+
+        def move(m, fr):
+            env = fr[2]
+            cards = what(m, env)
+            if cards is None:
+                return
+            m.move(cards if isinstance(cards, list) else [cards], to(m, env), place, face, span)
+        ctx.code.emit(move, span)
+
+    def s_ShuffleStmt(self, s, ctx):
+        z = self.cx(s.zone, ctx)
+        span = s.span
+        ctx.code.emit(lambda m, fr: m.shuffle(z(m, fr[2]), span), span)
+
+    def s_FlipStmt(self, s, ctx):
+        what = self.cx(s.what, ctx)
+        up = s.face == "up"
+        span = s.span
+
+        def flip(m, fr):
+            cards = what(m, fr[2])
+            if cards is None:
+                return
+            m.flip(cards if isinstance(cards, list) else [cards], up, span)
+        ctx.code.emit(flip, span)
+
+    def _setter(self, target, ctx):
+        """(getter, setter(m, env, value), bounds) for an assignable target."""
+        sc = ctx.sc
+        if isinstance(target, A.Name):
+            kind, _t = self.x.typer.resolve_name(target.name, sc)
+            n = target.name
+            if kind == "game_attr":
+                fd = self.d.game_fields[n]
+                return (lambda m, env: m.st.game[n]), ("game", None, n), fd
+            key = "$this" if kind == "this_field" else "$it"
+            return (lambda m, env: m.cards[env[key]].get(n)), ("card", lambda m, env: env[key], n), self._card_fd(n)
+        if isinstance(target, (A.Possessive, A.Your)):
+            owner = (lambda m, env: env["$you"]) if isinstance(target, A.Your) else self.cx(target.owner, ctx)
+            owner_t = PLAYER if isinstance(target, A.Your) else self.x.type_of(target.owner, sc)
+            n = target.name
+            if owner_t == PLAYER:
+                fd = self.d.player_fields.get(n)
+                return (lambda m, env: m.players[owner(m, env)][n]), ("player", owner, n), fd
+            return (lambda m, env: m.cards[owner(m, env)].get(n)), ("card", owner, n), self._card_fd(n)
+        if isinstance(target, A.FieldAccess):
+            obj = self.cx(target.obj, ctx)
+            t = self.x.type_of(target.obj, sc)
+            n = target.name
+            if t == PLAYER:
+                return (lambda m, env: m.players[obj(m, env)][n]), ("player", obj, n), self.d.player_fields.get(n)
+            return (lambda m, env: m.cards[obj(m, env)].get(n)), ("card", obj, n), self._card_fd(n)
+        raise RuleError("this cannot be changed", target.span)
+
+    def _card_fd(self, name):
+        for ct in self.d.card_types.values():
+            for f in ct.fields:
+                if f.name == name:
+                    return f
+        return None
+
+    def _assign_op(self, target, value_fn, ctx, span, mode):
+        get, (kind, owner, name), fd = self._setter(target, ctx)
+        lo = fd.at_least if fd is not None else None
+        hi = fd.at_most if fd is not None else None
+
+        def assign(m, fr):
+            env = fr[2]
+            v = value_fn(m, env)
+            if mode != "set":
+                old = get(m, env)
+                if old is None or v is None:
+                    raise RuleError("arithmetic met 'none' where it needs a number", span)
+                v = old + v if mode == "add" else old - v
+            if lo is not None and v is not None and v < lo:
+                v = lo
+            if hi is not None and v is not None and v > hi:
+                v = hi
+            m.assign(kind, owner(m, env) if owner is not None else None, name, v, span)
+        ctx.code.emit(assign, span)
+
+    def s_SetStmt(self, s, ctx):
+        self._assign_op(s.target, self.cx(s.value, ctx), ctx, s.span, "set")
+
+    def s_AddStmt(self, s, ctx):
+        self._assign_op(s.target, self.cx(s.amount, ctx), ctx, s.span, "add")
+
+    def s_SubtractStmt(self, s, ctx):
+        self._assign_op(s.target, self.cx(s.amount, ctx), ctx, s.span, "subtract")
+
+    def s_LetStmt(self, s, ctx):
+        v = self.cx(s.value, ctx)
+        ctx.sc.locals[s.name] = self.x.type_of(s.value, ctx.sc)
+        n = s.name
+
+        def let(m, fr):
+            env = fr[2]
+            env[n] = v(m, env)
+        ctx.code.emit(let, s.span)
+
+    def s_ChooseStmt(self, s, ctx):
+        player, options = self.cx(s.player, ctx), self.cx(s.options, ctx)
+        t = self.x.type_of(s.options, ctx.sc)
+        ctx.sc.locals[s.name] = t[1] if is_list(t) else ANY
+        prompt = s.prompt or f"Choose {s.name}"
+        n, span = s.name, s.span
+        kind = t[1] if is_list(t) else ANY
+
+        def choose(m, fr):
+            env = fr[2]
+            m.ask(player(m, env), prompt, options(m, env), n, kind, span)
+        ctx.code.emit(choose, span)
+
+    def s_MayStmt(self, s, ctx):
+        player = self.cx(s.player, ctx)
+        var = ctx.fresh("may")
+        prompt, span = s.prompt, s.span
+
+        def may(m, fr):
+            m.ask(player(m, fr[2]), prompt, [True, False], var, "flag", span)
+        ctx.code.emit(may, span)
+        end = [0]
+
+        def skip_unless(m, fr):
+            if not fr[2].pop(var):
+                fr[1] = end[0]
+        ctx.code.emit(skip_unless, span)
+        self.block(s.body, ctx)
+        end[0] = ctx.code.here()
+
+    def s_AnnounceStmt(self, s, ctx):
+        ev = self.d.events[s.event]
+        names = [p.name for p in ev.params]
+        args = [self.cx(a, ctx) for a in s.args]
+        event, span = s.event, s.span
+
+        def announce(m, fr):
+            env = fr[2]
+            m.announce(event, {n: a(m, env) for n, a in zip(names, args)}, span)
+        ctx.code.emit(announce, span)
+
+    def s_EliminateStmt(self, s, ctx):
+        p, span = self.cx(s.player, ctx), s.span
+        ctx.code.emit(lambda m, fr: m.eliminate(p(m, fr[2]), span), span)
+
+    def s_WinStmt(self, s, ctx):
+        p, span = self.cx(s.player, ctx), s.span
+        ctx.code.emit(lambda m, fr: m.win([p(m, fr[2])], span), span)
+
+    def s_DrawGameStmt(self, s, ctx):
+        span = s.span
+        ctx.code.emit(lambda m, fr: m.win([], span), span)
+
+    def s_SayStmt(self, s, ctx):
+        text, span = s.text, s.span
+        ctx.code.emit(lambda m, fr: m.say(text, fr[2], span), span)
+
+    def s_CallStmt(self, s, ctx):
+        proc = self.d.procedures[s.name]
+        code_id = self.p.procedure_code(s.name, tuple(self.x.type_of(a, ctx.sc) for a in s.args))
+        args = list(zip(proc.params, [self.cx(a, ctx) for a in s.args]))
+
+        def call(m, fr):
+            env = fr[2]
+            inner = {p: a(m, env) for p, a in args}
+            if "$you" in env:
+                inner["$you"] = env["$you"]
+            if "$this" in env:
+                inner["$this"] = env["$this"]
+            m.push(code_id, inner)
+        ctx.code.emit(call, s.span)
+
+    def s_RollStmt(self, s, ctx):
+        n = self.cx(s.count, ctx)
+        faces = [list(f) for f in self.d.dice[s.die].faces]
+        die, name, span = s.die, s.name, s.span
+        ctx.sc.locals[s.name] = ("list", ("list", "text"))
+
+        def roll(m, fr):
+            env = fr[2]
+            env[name] = m.roll(die, faces, n(m, env), span)
+        ctx.code.emit(roll, span)
+
+    def s_ExpectStmt(self, s, ctx):
+        cond, span = self.cx(s.cond, ctx), s.span
+        ctx.code.emit(lambda m, fr: m.expect(cond(m, fr[2]), span), span)
+
+    def s_GiveStmt(self, s, ctx):
+        p, choice, span = self.cx(s.player, ctx), self.cx(s.choice, ctx), s.span
+        ctx.code.emit(lambda m, fr: m.give(p(m, fr[2]), choice(m, fr[2]), span), span)
+
+    def _unsupported(self, s, ctx):
+        raise RuleError(f"the interpreter cannot run '{type(s).__name__.removesuffix('Stmt').lower()}' yet", s.span,
+                        "this statement is part of the language design (docs/language.md) but not of the runtime yet")
+
+    s_CounterStmt = s_NegateStmt = s_SkipStmt = _unsupported
+
+    # ------------------------------------------------------------------ control flow
+    def s_IfStmt(self, s, ctx):
+        ends = []
+        for cond_e, body in s.branches:
+            cond = self.cx(cond_e, ctx)
+            nxt = [0]
+
+            def test(m, fr, cond=cond, nxt=nxt):
+                if not cond(m, fr[2]):
+                    fr[1] = nxt[0]
+            ctx.code.emit(test, cond_e.span)
+            self.block(body, ctx)
+            end = [0]
+            ends.append(end)
+            ctx.code.emit(_jump(end), cond_e.span)
+            nxt[0] = ctx.code.here()
+        if s.else_body:
+            self.block(s.else_body, ctx)
+        for end in ends:
+            end[0] = ctx.code.here()
+
+    def _loop(self, ctx, head: int, body_fn, span) -> None:
+        breaks: list = []
+        ctx.loops.append((breaks, ctx.steps))
+        body_fn()
+        ctx.loops.pop()
+        ctx.code.emit(_jump([head]), span)
+        end = ctx.code.here()
+        for box in breaks:
+            box[0] = end
+
+    def s_ForStmt(self, s, ctx):
+        coll = self.cx(s.coll, ctx)
+        t = self.x.type_of(s.coll, ctx.sc)
+        ctx.sc.locals[s.name] = t[1] if is_list(t) else ANY
+        cond = self.cx(s.cond, ctx) if s.cond is not None else None
+        lst, idx, name = ctx.fresh("list"), ctx.fresh("i"), s.name
+
+        def start(m, fr):
+            env = fr[2]
+            env[lst] = list(coll(m, env))
+            env[idx] = 0
+        ctx.code.emit(start, s.span)
+        head = ctx.code.here()
+        end = [0]
+
+        def step(m, fr):
+            env = fr[2]
+            items = env[lst]
+            i = env[idx]
+            while i < len(items):
+                env[name] = items[i]
+                i += 1
+                if cond is None or cond(m, env):
+                    env[idx] = i
+                    return
+            env[idx] = i
+            fr[1] = end[0]
+        ctx.code.emit(step, s.span)
+        breaks: list = []
+        ctx.loops.append((breaks, ctx.steps))
+        self.block(s.body, ctx)
+        ctx.loops.pop()
+        ctx.code.emit(_jump([head]), s.span)
+        end[0] = ctx.code.here()
+        for box in breaks:
+            box[0] = end[0]
+
+    def s_RepeatStmt(self, s, ctx):
+        head = ctx.code.here()
+        self._loop(ctx, head, lambda: self.block(s.body, ctx), s.span)
+
+    def s_WhileStmt(self, s, ctx):
+        cond = self.cx(s.cond, ctx)
+        until = s.until
+        head = ctx.code.here()
+        exit_box = [0]
+
+        def test(m, fr):
+            if bool(cond(m, fr[2])) == until:
+                fr[1] = exit_box[0]
+        ctx.code.emit(test, s.cond.span)
+        breaks: list = []
+        ctx.loops.append((breaks, ctx.steps))
+        self.block(s.body, ctx)
+        ctx.loops.pop()
+        ctx.code.emit(_jump([head]), s.span)
+        exit_box[0] = ctx.code.here()
+        for box in breaks:
+            box[0] = exit_box[0]
+
+    def s_TimesStmt(self, s, ctx):
+        count = self.cx(s.count, ctx)
+        var = ctx.fresh("n")
+
+        def start(m, fr):
+            env = fr[2]
+            env[var] = count(m, env) or 0
+        ctx.code.emit(start, s.span)
+        head = ctx.code.here()
+        exit_box = [0]
+
+        def test(m, fr):
+            env = fr[2]
+            if env[var] <= 0:
+                fr[1] = exit_box[0]
+            else:
+                env[var] -= 1
+        ctx.code.emit(test, s.span)
+        breaks: list = []
+        ctx.loops.append((breaks, ctx.steps))
+        self.block(s.body, ctx)
+        ctx.loops.pop()
+        ctx.code.emit(_jump([head]), s.span)
+        exit_box[0] = ctx.code.here()
+        for box in breaks:
+            box[0] = exit_box[0]
+
+    def s_StopStmt(self, s, ctx):
+        breaks, depth = ctx.loops[-1]
+        span = s.span
+        for _ in range(ctx.steps - depth):   # leave the steps opened inside the loop
+            ctx.code.emit(lambda m, fr: m.end_step(span), span)
+        box = [0]
+        breaks.append(box)
+        ctx.code.emit(_jump(box), span)
+
+    def s_StepStmt(self, s, ctx):
+        kind, name, span = s.kind, s.name, s.span
+        ctx.code.emit(lambda m, fr: m.begin_step(kind, name, span), span)
+        ctx.steps += 1
+        self.block(s.body, ctx)
+        ctx.steps -= 1
+        ctx.code.emit(lambda m, fr: m.end_step(span), span)
+
+    def s_TurnStmt(self, s, ctx):
+        p, span = self.cx(s.player, ctx), s.span
+        saved = ctx.fresh("active")
+
+        def begin(m, fr):
+            env = fr[2]
+            env[saved] = m.st.active
+            m.begin_turn(p(m, env), span)
+        ctx.code.emit(begin, span)
+        self.block(s.body, ctx)
+        ctx.code.emit(lambda m, fr: m.end_turn(fr[2].pop(saved), span), span)
+
+    def s_SecretStmt(self, s, ctx):
+        """Every player in turn makes a secret choice (seeing only their own view, and no other
+        player's pick); then the body runs once per player with `you` and the choice bound."""
+        players, options = self.cx(s.players, ctx), self.cx(s.options, ctx)
+        t = self.x.type_of(s.options, ctx.sc.child(locals={**ctx.sc.locals}))
+        ctx.sc.locals[s.name] = t[1] if is_list(t) else ANY
+        kind = t[1] if is_list(t) else ANY
+        lst, idx, picks = ctx.fresh("who"), ctx.fresh("i"), ctx.fresh("picks")
+        prompt, name, span = s.prompt or f"Secretly choose {s.name}", s.name, s.span
+
+        def start(m, fr):
+            env = fr[2]
+            env[lst] = list(players(m, env))
+            env[idx] = 0
+            env[picks] = []
+        ctx.code.emit(start, span)
+        head = ctx.code.here()
+        done = [0]
+
+        def ask_next(m, fr):
+            env = fr[2]
+            if env[idx] > 0:
+                env[picks].append(env.pop(name))
+            if env[idx] >= len(env[lst]):
+                fr[1] = done[0]
+                return
+            who = env[lst][env[idx]]
+            env[idx] += 1
+            env["$you"] = who
+            m.ask(who, prompt, options(m, env), name, kind, span, secret=True)
+        ctx.code.emit(ask_next, span)
+        ctx.code.emit(_jump([head]), span)
+        done[0] = ctx.code.here()
+        ctx.code.emit(lambda m, fr: m.say("secret choices are revealed together", fr[2], span), span)
+        # the body, once per player, with that player's choice
+        pair = ctx.fresh("k")
+
+        def start_body(m, fr):
+            fr[2][pair] = 0
+        ctx.code.emit(start_body, span)
+        body_head = ctx.code.here()
+        end = [0]
+
+        def next_body(m, fr):
+            env = fr[2]
+            k = env[pair]
+            if k >= len(env[lst]):
+                fr[1] = end[0]
+                return
+            env["$you"], env[name] = env[lst][k], env[picks][k]
+            env[pair] = k + 1
+        ctx.code.emit(next_body, span)
+        self.block(s.body, ctx)
+        ctx.code.emit(_jump([body_head]), span)
+        end[0] = ctx.code.here()

@@ -1,0 +1,186 @@
+"""The engine's small surface: legal decisions, apply a decision, a player's view, save/restore.
+
+    eng = Engine(game, players=4, seed=1)      # runs to the first decision (or the end)
+    while not eng.finished:
+        eng.decide(agent.choose(eng.view(eng.pending.player), eng.pending))
+"""
+from __future__ import annotations
+
+import json
+from typing import NamedTuple
+
+from cardsmith.dsl.checks.cards import literal
+from cardsmith.dsl.diagnostics import CardsmithError, Diagnostic, DiagnosticSink
+from cardsmith.dsl.model import Game
+
+from . import rng as R
+from .errors import GameAborted, IllegalDecision
+from .log import EventLog
+from .machine import DEFAULT_MAX_STEPS, Machine
+from .program import program_for
+from .state import GameState
+
+SAVE_FORMAT = "cardsmith-save/1"
+
+
+class Decision(NamedTuple):
+    player: int
+    prompt: str
+    options: list        # labels, in the order of the option indexes
+    rule: str            # file:line:col of the rule asking
+
+
+def _defaults(fields: dict, decls) -> dict:
+    sink = DiagnosticSink()
+    out = {}
+    for name, fd in fields.items():
+        if fd.default is not None:
+            out[name] = literal(fd.default, fd, decls, sink, name)
+        else:
+            out[name] = {"number": fd.at_least or 0, "flag": False, "text": ""}.get(fd.type.name)
+    return out
+
+
+def initial_state(game: Game, n: int, seed: int) -> GameState:
+    d = game.decls
+    prog = program_for(game)
+    zones: dict[str, list[int]] = {}
+    for name, zd in d.zones.items():
+        for key in (prog.zone_keys[name][:n] if zd.per_player else prog.zone_keys[name]):
+            zones[key] = []
+    card_zone, face_up, cards = [], [], []
+    for c in game.cards:
+        zones[c.zone].append(c.id)
+        card_zone.append(c.zone)
+        face_up.append(d.zones[c.zone].visibility == "public")
+        cards.append({"name": c.name, "type": c.type_name, **c.values})
+    player_defaults = _defaults(d.player_fields, d)
+    return GameState(
+        zones=zones, card_zone=card_zone, face_up=face_up, cards=cards, owner=[None] * len(cards),
+        players=[dict(player_defaults) for _ in range(n)], out=[False] * n,
+        game=_defaults(d.game_fields, d), frames=[], pending=None, result=None,
+        rng=R.seed_state(seed), steps=0, round=0, active=None, checks=[False] * len(d.end_checks),
+        event_n=0, step_path=[], script={}, failures=[])
+
+
+class Engine:
+    def __init__(self, game: Game, players: int, seed: int = 0, log: bool = True,
+                 max_steps: int = DEFAULT_MAX_STEPS, player_names: list[str] | None = None,
+                 _state: GameState | None = None, _start: int | None = None):
+        if not game.min_players <= players <= game.max_players:
+            span = game.decls.game.span
+            raise CardsmithError([Diagnostic("E0701", f"{game.title} is for {game.min_players} to "
+                                             f"{game.max_players} players, not {players}", span,
+                                             f"choose --players between {game.min_players} and {game.max_players}")],
+                                 game.sources)
+        self.game = game
+        self.prog = program_for(game)
+        self.n = players
+        self.seed = seed
+        self.player_names = player_names or [f"Player {i + 1}" for i in range(players)]
+        self._log = EventLog(log, self.player_names)
+        state = _state if _state is not None else initial_state(game, players, seed)
+        self.m = Machine(self.prog, state, players, self._log, max_steps)
+        if _state is None:
+            self.m.push(self.prog.main if _start is None else _start, {})
+            self._run()
+
+    def _run(self) -> None:
+        try:
+            self.m.run()
+        except GameAborted as err:
+            err.sources = self.game.sources
+            raise
+
+    # ------------------------------------------------------------------ decisions
+    @property
+    def state(self) -> GameState:
+        return self.m.st
+
+    @property
+    def pending(self) -> Decision | None:
+        p = self.m.st.pending
+        if p is None:
+            return None
+        return Decision(p["player"], p["prompt"], list(p["labels"]), p["rule"])
+
+    def decide(self, index: int) -> None:
+        p = self.m.st.pending
+        if p is None:
+            raise IllegalDecision("there is no decision to make: the game " +
+                                  ("is over" if self.finished else "is not waiting for anyone"))
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(p["options"]):
+            raise IllegalDecision(f"{self.player_names[p['player']]} must answer '{p['prompt']}' with an option "
+                                  f"number from 0 to {len(p['options']) - 1}, not {index!r} "
+                                  f"(options: {', '.join(p['labels'])})")
+        self.m.decide(index)
+        self._run()
+
+    @property
+    def finished(self) -> bool:
+        return self.m.st.result is not None
+
+    @property
+    def result(self) -> dict | None:
+        return self.m.st.result
+
+    @property
+    def log(self) -> list[dict]:
+        return self._log.events
+
+    def log_jsonl(self) -> str:
+        return self._log.to_jsonl()
+
+    # ------------------------------------------------------------------ views
+    def view(self, player: int) -> dict:
+        """What `player` can see: public cards, their own owner-only zones, counts of the rest."""
+        st, d = self.m.st, self.prog.decls
+        zones = {}
+        for key, cards in st.zones.items():
+            name, _, seat = key.partition(":")
+            owner = int(seat) if seat else None
+            vis = d.zones[name].visibility
+            shown = []
+            for c in cards:
+                visible = (vis == "public" and st.face_up[c]) or (vis == "owner" and owner == player)
+                shown.append(st.cards[c]["name"] if visible else None)
+            zones[key] = {"zone": name, "owner": owner, "count": len(cards),
+                          "cards": shown if vis != "hidden" else None}
+        pend = st.pending
+        decision = None
+        if pend is not None and pend["player"] == player:
+            decision = {"prompt": pend["prompt"], "options": list(pend["labels"]), "rule": pend["rule"]}
+        return {"you": player, "round": st.round,
+                "players": [{"name": self.player_names[i], "out": st.out[i], **st.players[i]} for i in range(self.n)],
+                "game": dict(st.game), "zones": zones, "decision": decision, "result": st.result}
+
+    def groupings(self) -> dict[int, dict[str, str]]:
+        """Per seat, the enum-valued player attributes (e.g. faction) — for grouping statistics."""
+        d = self.prog.decls
+        enum_fields = [n for n, fd in d.player_fields.items() if fd.type.name in d.enums]
+        return {i: {f: self.m.st.players[i][f] for f in enum_fields if self.m.st.players[i][f] is not None}
+                for i in range(self.n)}
+
+    # ------------------------------------------------------------------ save / restore
+    def save(self) -> dict:
+        return {"format": SAVE_FORMAT, "game": self.game.title, "players": self.n, "seed": self.seed,
+                "names": self.player_names, "log_length": len(self.log), "state": self.m.st.to_dict()}
+
+    def save_json(self) -> str:
+        return json.dumps(self.save(), sort_keys=True)
+
+    @classmethod
+    def restore(cls, game: Game, data: dict | str, log: bool = True) -> "Engine":
+        if isinstance(data, str):
+            data = json.loads(data)
+        if data.get("format") != SAVE_FORMAT or data.get("game") != game.title:
+            raise ValueError(f"not a saved game of {game.title}")
+        eng = cls(game, data["players"], data["seed"], log=log, player_names=data["names"],
+                  _state=GameState.from_dict(data["state"]))
+        return eng
+
+    def clone(self) -> "Engine":
+        return Engine.restore(self.game, self.save(), log=self._log.on)
+
+
+__all__ = ["Engine", "Decision", "IllegalDecision", "GameAborted", "initial_state"]

@@ -1,0 +1,356 @@
+"""The step machine: runs compiled Codes over a GameState until a decision or the end.
+
+The loop follows the rulebook loop of docs/language.md ("How a game runs"):
+run the next instruction → if the state changed, check every `as soon as` rule → repeat,
+stopping at a decision (a player must choose), at the end of the game, or at the step bound.
+Triggered abilities go on the frame stack in the game's declared order, the first to resolve
+on top, so what they trigger in turn resolves before the next (last in, first out).
+"""
+from __future__ import annotations
+
+from cardsmith.dsl.types import CARD, PLAYER, ZONE
+
+from . import rng as R
+from .errors import GameAborted, RuleError
+from .log import EventLog
+from .program import Program
+from .state import GameState
+
+DEFAULT_MAX_STEPS = 5_000_000
+MAX_FRAMES = 10_000
+
+
+class Machine:
+    def __init__(self, program: Program, state: GameState, n_players: int, log: EventLog,
+                 max_steps: int = DEFAULT_MAX_STEPS):
+        self.prog = program
+        self.codes = program.codes
+        self.card_types = program.card_type_names
+        self.card_names = program.card_names
+        self.n_players = n_players
+        self.log = log
+        self.max_steps = max_steps
+        self.attach(state)
+
+    def attach(self, state: GameState) -> None:
+        self.st = state
+        self.zones = state.zones
+        self.cards = state.cards
+        self.players = state.players
+        self.dirty = False
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> None:
+        st = self.st
+        frames = st.frames
+        codes = self.codes
+        checks = self.prog.end_checks
+        limit = self.max_steps
+        steps = st.steps
+        try:
+            while frames and st.pending is None and st.result is None:
+                fr = frames[-1]
+                code = codes[fr[0]]
+                pc = fr[1]
+                if pc >= len(code.ops):
+                    frames.pop()
+                    continue
+                fr[1] = pc + 1
+                code.ops[pc](self, fr)
+                steps += 1
+                if steps > limit:
+                    span = code.spans[pc]
+                    raise GameAborted("E0801", f"the game did not end within {limit} steps; it was running "
+                                      f"{code.name} at line {span.line}", span,
+                                      "a rule may loop forever: check the 'repeat' loops and the end conditions")
+                if self.dirty and checks:
+                    self.dirty = False
+                    self._check_end(checks)
+        except RuleError as err:
+            raise GameAborted("E0802", err.message, err.span, err.hint) from None
+        except RecursionError:
+            raise GameAborted("E0803", "rules nested too deeply while running", code.spans[pc], None) from None
+        finally:
+            st.steps = steps
+        if not frames and st.result is None:
+            self.win([], None, reason="no rule is left to run")
+
+    def _check_end(self, checks) -> None:
+        flags = self.st.checks
+        for i, (cond, code_id, decl) in enumerate(checks):
+            now = bool(cond(self, {}))
+            if now and not flags[i]:
+                flags[i] = True
+                self.log.emit(self, "condition", decl.span, {}, "the end condition is met")
+                self.push(code_id, {})
+                return
+            flags[i] = now
+
+    def push(self, code_id: int, env: dict) -> None:
+        if len(self.st.frames) >= MAX_FRAMES:
+            code = self.codes[code_id]
+            raise RuleError(f"rules called each other more than {MAX_FRAMES} deep ({code.name})",
+                            code.spans[0] if code.spans else None,
+                            "a procedure or trigger may be calling itself without end")
+        self.st.frames.append([code_id, 0, env])
+
+    # ------------------------------------------------------------------ zones and cards
+    def zone_owner(self, key: str):
+        _, _, seat = key.partition(":")
+        return int(seat) if seat else None
+
+    def controller(self, card: int):
+        """The player whose zone holds the card (None in a shared zone)."""
+        return self.zone_owner(self.st.card_zone[card])
+
+    def move(self, cards: list, key, place: str, face, span) -> None:
+        if not cards:
+            return
+        st = self.st
+        zones = self.zones
+        if key not in zones:
+            raise RuleError(f"no such zone '{key}' in this game (is that player seated?)", span)
+        dest = zones[key]
+        decl = self.prog.decls.zones[key.partition(":")[0]]
+        if decl.capacity is not None and len(dest) + len(cards) > decl.capacity:
+            raise RuleError(f"'{decl.name}' can hold at most {decl.capacity} cards", span,
+                            "check the zone's capacity or the rule that moves cards into it")
+        owner_seat = self.zone_owner(key)
+        card_zone, face_up, owner = st.card_zone, st.face_up, st.owner
+        sources = []
+        for c in cards:
+            src = card_zone[c]
+            zones[src].remove(c)
+            sources.append(src)
+            if place == "bottom":
+                dest.insert(0, c)
+            else:
+                dest.append(c)
+            card_zone[c] = key
+            if face is not None:
+                face_up[c] = face == "up"
+            if owner[c] is None and owner_seat is not None:
+                owner[c] = owner_seat
+        self.dirty = True
+        if self.log.on:
+            self.log.move(self, cards, sources, key, place, face, span)
+        if "moved" in self.prog.triggers:
+            for c, src in zip(cards, sources):
+                self.announce("moved", {"card": c, "from_zone": src, "to_zone": key}, span)
+
+    def shuffle(self, key, span) -> None:
+        self.st.rng = R.shuffle(self.st.rng, self.zones[key])
+        if self.log.on:
+            self.log.emit(self, "shuffle", span, {"zone": key}, f"{self.log.zone_name(self, key)} is shuffled")
+
+    def flip(self, cards: list, up: bool, span) -> None:
+        for c in cards:
+            if self.st.face_up[c] != up:
+                self.st.face_up[c] = up
+                self.dirty = True
+                if self.log.on:
+                    self.log.emit(self, "flip", span, {"card": self.card_label(c), "face": "up" if up else "down"},
+                                  f"{self.card_label(c)} is flipped face {'up' if up else 'down'}")
+                if "flipped" in self.prog.triggers:
+                    self.announce("flipped", {"card": c}, span)
+
+    def assign(self, kind: str, owner, name: str, value, span) -> None:
+        if kind == "game":
+            self.st.game[name] = value
+            what = name
+        elif kind == "player":
+            self.players[owner][name] = value
+            what = f"{self.log.player_name(owner)}'s {name}"
+        else:
+            if owner is None:
+                raise RuleError(f"there is no card here to set '{name}' on", span)
+            self.cards[owner][name] = value
+            what = f"{self.card_label(owner)}'s {name}"
+        self.dirty = True
+        if self.log.on:
+            self.log.emit(self, "set", span, {"what": what, "value": value}, f"{what} becomes {self.log.value(self, value)}")
+
+    def roll(self, die: str, faces: list, n, span) -> list:
+        out = []
+        state = self.st.rng
+        for _ in range(max(0, n or 0)):
+            state, k = R.below(state, len(faces))
+            out.append(list(faces[k]))
+        self.st.rng = state
+        if self.log.on:
+            self.log.emit(self, "roll", span, {"die": die, "results": out},
+                          f"{n} {die} dice roll " + ", ".join("+".join(f) or "blank" for f in out))
+        return out
+
+    def card_label(self, c) -> str:
+        return self.card_names[c] if c is not None else "nothing"
+
+    # ------------------------------------------------------------------ players and flow
+    def eliminate(self, who, span) -> None:
+        for p in (who if isinstance(who, list) else [who]):
+            if p is None or self.st.out[p]:
+                continue
+            self.st.out[p] = True
+            self.dirty = True
+            if self.log.on:
+                self.log.emit(self, "eliminate", span, {"player": p}, f"{self.log.player_name(p)} is eliminated")
+            if "eliminated" in self.prog.triggers:
+                self.announce("eliminated", {"player": p}, span)
+
+    def win(self, winners: list, span, reason: str = "") -> None:
+        winners = [w for w in winners if w is not None]
+        self.st.result = {"winners": winners, "draw": not winners, "rounds": self.st.round,
+                          "steps": self.st.steps, "reason": reason}
+        self.st.frames.clear()
+        if self.log.on:
+            text = (" and ".join(self.log.player_name(w) for w in winners) + " wins the game") if winners \
+                else "the game ends in a draw" + (f": {reason}" if reason else "")
+            self.log.emit(self, "game_over", span, {"winners": winners}, text)
+
+    def say(self, text: str, env: dict, span) -> None:
+        if self.log.on:
+            self.log.emit(self, "say", span, {}, text)
+
+    def begin_round(self, name: str, span) -> None:
+        self.st.round += 1
+        if self.log.on:
+            self.log.emit(self, "round", span, {"round": self.st.round}, f"round {self.st.round}: {name}")
+        if "round_started" in self.prog.triggers:
+            self.announce("round_started", {}, span)
+
+    def end_round(self, span) -> None:
+        pass
+
+    def begin_step(self, kind: str, name: str, span) -> None:
+        self.st.step_path.append(name)
+        if self.log.on:
+            self.log.emit(self, kind, span, {"name": name}, f"{kind} {name} begins")
+        if "step_started" in self.prog.triggers:
+            self.announce("step_started", {"step": name}, span)
+
+    def end_step(self, span) -> None:
+        name = self.st.step_path.pop() if self.st.step_path else ""
+        if "step_ended" in self.prog.triggers:
+            self.announce("step_ended", {"step": name}, span)
+
+    def begin_turn(self, p, span) -> None:
+        self.st.active = p
+        if self.log.on:
+            self.log.emit(self, "turn", span, {"player": p}, f"{self.log.player_name(p)}'s turn")
+        if "turn_started" in self.prog.triggers:
+            self.announce("turn_started", {"player": p}, span)
+
+    def end_turn(self, previous, span) -> None:
+        self.st.active = previous
+
+    # ------------------------------------------------------------------ decisions
+    def ask(self, player, prompt: str, options: list, var: str, kind, span, secret: bool = False) -> None:
+        """Stop at a decision, or settle it at once when there is at most one option."""
+        env = self.st.frames[-1][2]
+        if player is None or not options:
+            env[var] = None
+            return
+        scripted = self.st.script.get(str(player))
+        if scripted:
+            value = scripted.pop(0)
+            if value not in options:
+                raise RuleError(f"the scenario gives {self.log.player_name(player)} the choice "
+                                f"{self.log.value(self, value)}, which is not one of the options", span)
+            env[var] = value
+            self._log_choice(player, prompt, value, span, "scripted")
+            return
+        if len(options) == 1:
+            env[var] = options[0]
+            self._log_choice(player, prompt, options[0], span, "forced")
+            return
+        labels = [self.log.option_label(self, o, kind) for o in options]
+        self.st.pending = {"player": player, "prompt": prompt, "options": list(options), "labels": labels,
+                           "var": var, "kind": kind if isinstance(kind, str) else list(kind),
+                           "rule": span.short, "line": span.line, "secret": secret}
+
+    def decide(self, index: int) -> None:
+        pend = self.st.pending
+        value = pend["options"][index]
+        self.st.frames[-1][2][pend["var"]] = value
+        self.st.pending = None
+        span = self.codes[self.st.frames[-1][0]].spans[self.st.frames[-1][1] - 1]
+        self._log_choice(pend["player"], pend["prompt"], value, span, "chosen", secret=pend.get("secret", False))
+
+    def _log_choice(self, player, prompt, value, span, how, secret=False) -> None:
+        if self.log.on:
+            shown = self.log.value(self, value)
+            self.log.emit(self, "choice", span, {"player": player, "prompt": prompt, "choice": shown, "how": how,
+                                                 "secret": secret},
+                          f"{self.log.player_name(player)} {'secretly ' if secret else ''}chooses {shown} ({prompt})")
+
+    # ------------------------------------------------------------------ events and triggers
+    def announce(self, event: str, params: dict, span) -> None:
+        """Raise `event`; every matching triggered ability goes on the stack in the declared order."""
+        log_on = self.log.on
+        if log_on and event in self.prog.decls.events:
+            shown = {k: self.log.value(self, v) for k, v in params.items()}
+            self.log.emit(self, "event", span, {"name": event, **shown},
+                          f"{event}" + (" (" + ", ".join(f"{k}: {v}" for k, v in shown.items()) + ")" if shown else ""))
+        entries = self.prog.triggers.get(event)
+        if not entries:
+            return
+        out = self.st.out
+        card_zone = self.st.card_zone
+        fired = []
+        for entry in entries:
+            for c in entry.cards:
+                seat = self.zone_owner(card_zone[c])
+                if seat is None or out[seat]:
+                    continue            # abilities work only in a player's zones, for players in the game
+                env = dict(params)
+                env["$this"] = c
+                env["$you"] = seat
+                if entry.blank is not None and not entry.blank(self, env):
+                    continue
+                if entry.cond is not None and not entry.cond(self, env):
+                    continue
+                fired.append((entry, c, seat, env))
+        if not fired:
+            return
+        fired = self._order(fired)
+        for entry, c, seat, env in fired:
+            if log_on:
+                self.log.emit(self, "trigger", entry.ability.span,
+                              {"card": self.card_label(c), "player": seat, "on": event},
+                              f"{self.card_label(c)} of {self.log.player_name(seat)} triggers on {event}")
+        for entry, c, seat, env in reversed(fired):
+            self.push(entry.code_id, env)
+
+    def _order(self, fired: list) -> list:
+        """Order simultaneous triggers by the game's keys; then seat order from the active player
+        (or seat 1); then card order — never by dict order."""
+        n = self.n_players
+        start = self.st.active if self.st.active is not None else 0
+        keys = self.prog.order_keys
+
+        def key(item):
+            entry, c, seat, env = item
+            parts = []
+            for fn, highest in keys:
+                if fn == "seat":
+                    parts.append((seat - start) % n)
+                else:
+                    v = fn(self, {"$it": c, "$this": c, "$you": seat}) or 0
+                    parts.append(-v if highest else v)
+            parts.append((seat - start) % n)
+            parts.append(c)
+            return tuple(parts)
+        return sorted(fired, key=key)
+
+    # ------------------------------------------------------------------ scenarios
+    def expect(self, ok, span) -> None:
+        if self.log.on:
+            self.log.emit(self, "expect", span, {"ok": bool(ok)}, "expectation met" if ok else "expectation FAILED")
+        if not ok:
+            self.st.failures.append(span.short)
+
+    def give(self, player, choice, span) -> None:
+        self.st.script.setdefault(str(player), []).append(choice)
+
+
+__all__ = ["Machine", "CARD", "PLAYER", "ZONE"]

@@ -1,0 +1,159 @@
+"""Program: a Game compiled once into Codes for the step machine, plus the trigger index.
+
+Built lazily and cached on the (immutable) Game. Code ids are stable for a given game file,
+which is what lets a saved GameState name its frames by id.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardsmith.dsl import ast as A
+from cardsmith.dsl.model import BUILTIN_EVENTS, Game
+from cardsmith.dsl.types import ANY, CARD, PLAYER, Scope
+
+from .compile_expr import ExprCompiler, zone_keys
+from .compile_stmt import Code, Ctx, StmtCompiler
+
+MAX_PLAYERS_HARD = 16
+
+
+@dataclass
+class TriggerEntry:
+    """A triggered ability and the cards that carry it (cheap index by event, then the condition)."""
+    ability: A.Triggered
+    code_id: int
+    cond: object                # fn(m, env) -> bool, or None
+    blank: object               # fn(m, env) -> bool ("text is blank unless"), or None
+    cards: list                 # card ids
+    label: str
+
+
+class Program:
+    def __init__(self, game: Game):
+        self.game = game
+        d = game.decls
+        self.decls = d
+        self.zone_keys = zone_keys(d, max(game.max_players, 1))
+        self.codes: list[Code] = []
+        self._proc_codes: dict = {}
+        self.exprs = ExprCompiler(self)
+        self.stmts = StmtCompiler(self, self.exprs)
+        self.card_type_names = [c.type_name for c in game.cards]
+        self.card_names = [c.name for c in game.cards]
+        self.main = self._compile_main()
+        self.end_checks = [(self.exprs.compile(ec.cond, Scope()), self._code(f"as soon as (line {ec.span.line})",
+                                                                               ec.body, Scope()), ec)
+                           for ec in d.end_checks]
+        self.triggers: dict[str, list[TriggerEntry]] = {}
+        self._index_triggers()
+        self.order_keys = self._order_keys()
+        self.scenarios = {s.name: self._code(f"scenario {s.name}", s.body, Scope()) for s in d.scenarios}
+
+    # ------------------------------------------------------------------ code building
+    def new_code(self, name: str) -> Code:
+        code = Code(len(self.codes), name)
+        self.codes.append(code)
+        return code
+
+    def _code(self, name: str, body, sc: Scope) -> int:
+        code = self.new_code(name)
+        self.stmts.block(body, Ctx(code, sc))
+        return code.id
+
+    def _compile_main(self) -> int:
+        """setup, then the round repeated until the game ends."""
+        d = self.decls
+        code = self.new_code("game")
+        ctx = Ctx(code, Scope())
+        if d.setup is not None:
+            self.stmts.block(d.setup.body, ctx)
+        if d.rounds:
+            rnd = d.rounds[0]
+            head = code.here()
+            name, span = rnd.name, rnd.span
+            code.emit(lambda m, fr: m.begin_round(name, span), span)
+            self.stmts.block(rnd.body, Ctx(code, Scope(), uid=ctx.uid))
+            code.emit(lambda m, fr: m.end_round(span), span)
+
+            def again(m, fr):
+                fr[1] = head
+            code.emit(again, span)
+        return code.id
+
+    def procedure_code(self, name: str, arg_types: tuple) -> int:
+        """The code of procedure `name`, compiled once per tuple of argument types."""
+        key = (name, arg_types)
+        if key not in self._proc_codes:
+            proc = self.decls.procedures[name]
+            code = self.new_code(f"procedure {name}")
+            self._proc_codes[key] = code.id
+            sc = Scope(dict(zip(proc.params, arg_types)))
+            self.stmts.block(proc.body, Ctx(code, sc))
+        return self._proc_codes[key]
+
+    # ------------------------------------------------------------------ triggers
+    def _index_triggers(self) -> None:
+        d = self.decls
+        by_ability: dict[int, TriggerEntry] = {}
+        blanks = {}
+        for ct in d.card_types.values():
+            if ct.blank_unless is not None:
+                blanks[ct.name] = self.exprs.compile(ct.blank_unless, Scope(this_type=ct.name, in_ability=True))
+        for card in self.game.cards:
+            for ab in card.abilities:
+                if not isinstance(ab, A.Triggered):
+                    continue
+                entry = by_ability.get(id(ab))
+                if entry is None:
+                    sc = Scope(this_type=card.type_name, in_ability=True)
+                    sc.event_params = self._event_params(ab.event)
+                    cond = self.exprs.compile(ab.cond, sc) if ab.cond is not None else None
+                    owner = card.type_name if ab in d.card_types[card.type_name].abilities else card.name
+                    label = f"{owner}: when {ab.event}"
+                    code_id = self._trigger_code(label, ab, cond, sc.child())
+                    entry = TriggerEntry(ab, code_id, cond, blanks.get(card.type_name), [], label)
+                    by_ability[id(ab)] = entry
+                    self.triggers.setdefault(ab.event, []).append(entry)
+                entry.cards.append(card.id)
+
+    def _trigger_code(self, label: str, ab: A.Triggered, cond, sc: Scope) -> int:
+        """A trigger's body, led by a re-check of its condition: a trigger whose condition no
+        longer holds when it comes to resolve does nothing (e.g. a Contest already called off)."""
+        code = self.new_code(label)
+        if cond is not None:
+            def recheck(m, fr):
+                if not cond(m, fr[2]):
+                    m.log.emit(m, "fizzle", ab.span, {"card": m.card_label(fr[2]["$this"])},
+                               f"{m.card_label(fr[2]['$this'])}: the condition no longer holds") if m.log.on else None
+                    fr[1] = len(code.ops)
+            code.emit(recheck, ab.span)
+        self.stmts.block(ab.body, Ctx(code, sc))
+        return code.id
+
+    def _event_params(self, event: str) -> dict:
+        d = self.decls
+        if event in d.events:
+            return {p.name: self.exprs.typer.type_of_ref(p.type, report=False) for p in d.events[event].params}
+        return dict(BUILTIN_EVENTS.get(event, ()))
+
+    def _order_keys(self):
+        """[(fn(m, env) -> number, highest_first) | ("seat", False)] from the game's declaration."""
+        decl = self.decls.trigger_order
+        keys = []
+        if decl is not None:
+            for k in decl.keys:
+                if k.expr is None:
+                    keys.append(("seat", False))
+                else:
+                    keys.append((self.exprs.compile(k.expr, Scope(it_type=CARD, in_ability=True)), k.highest_first))
+        return keys
+
+
+def program_for(game: Game) -> Program:
+    prog = game._cache.get("program")
+    if prog is None:
+        prog = game._cache["program"] = Program(game)
+    return prog
+
+
+__all__ = ["Program", "program_for", "TriggerEntry", "ANY", "PLAYER"]
