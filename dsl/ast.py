@@ -139,6 +139,13 @@ class You:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatPlayer:
+    """`seat 2` — the player in seat 2 (scenarios)."""
+    span: Span
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class PlayersExpr:
     """`players` — players still in the game, in seat order."""
     span: Span
@@ -253,7 +260,7 @@ class Neg:
 
 
 Expr = Union[Num, Text, Bool, Nothing, Name, Call, FieldAccess, Possessive, Your, FieldOf,
-             CardsIn, EveryZone, TopCard, TopCards, ActivePlayer, This, You, PlayersExpr,
+             CardsIn, EveryZone, TopCard, TopCards, ActivePlayer, This, You, SeatPlayer, PlayersExpr,
              AllPlayers, Opponents, ListExpr, WhereExpr, ExprMap, OrChain, AndChain, NotOp,
              Compare, IsEmpty, IsIn, IsA, Arith, Neg]
 
@@ -429,6 +436,15 @@ class SayStmt:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayStmt:
+    """`play setup`, `play 3 rounds`, `play until count(players) = 1`, `play to the end` (scenarios)"""
+    span: Span
+    kind: str                 # "setup" | "rounds" | "until" | "end"
+    count: int = 0
+    cond: "Expr | None" = None
+
+
+@dataclass(frozen=True, slots=True)
 class IfStmt:
     """`if c: ... else if d: ... else: ...`"""
     span: Span
@@ -509,7 +525,7 @@ class SecretStmt:
 
 Stmt = Union[DocItem, MoveStmt, ShuffleStmt, FlipStmt, SetStmt, AddStmt, SubtractStmt, LetStmt,
              ChooseStmt, AnnounceStmt, EliminateStmt, WinStmt, DrawGameStmt, StopStmt, CallStmt,
-             RollStmt, CounterStmt, NegateStmt, SkipStmt, ExpectStmt, GiveStmt, SayStmt, IfStmt,
+             RollStmt, CounterStmt, NegateStmt, SkipStmt, ExpectStmt, GiveStmt, SayStmt, PlayStmt, IfStmt,
              ForStmt, RepeatStmt, WhileStmt, TimesStmt, StepStmt, TurnStmt, MayStmt, SecretStmt]
 Block = tuple[Stmt, ...]
 
@@ -830,9 +846,10 @@ class OverrideDecl:
 
 @dataclass(frozen=True, slots=True)
 class ScenarioDecl:
-    """`scenario "A tie goes to War": ...` — a rules test written in the language."""
+    """`scenario "A tie goes to War" with 2 players: ...` — a rules test written in the language."""
     span: Span
     name: str
+    players: int | None
     body: Block
 
 

@@ -350,7 +350,8 @@ class ToAst(Transformer):
         return A.StackDecl(self._span(meta), unquote(str(ch[0])), self._docs(ch[1:]))
 
     def scenario_decl(self, meta, ch):
-        return A.ScenarioDecl(self._span(meta), unquote(str(ch[0])), ch[1])
+        players = int(ch[1]) if len(ch) == 3 else None
+        return A.ScenarioDecl(self._span(meta), unquote(str(ch[0])), players, ch[-1])
 
     # ----------------------------------------------------------------- statements
     def block(self, meta, ch):
@@ -447,6 +448,18 @@ class ToAst(Transformer):
 
     def log_stmt(self, meta, ch):
         return A.SayStmt(self._span(meta), unquote(str(ch[0])))
+
+    def play_setup(self, meta, ch):
+        return A.PlayStmt(self._span(meta), "setup")
+
+    def play_rounds(self, meta, ch):
+        return A.PlayStmt(self._span(meta), "rounds", int(ch[0]))
+
+    def play_until(self, meta, ch):
+        return A.PlayStmt(self._span(meta), "until", 0, ch[0])
+
+    def play_to_end(self, meta, ch):
+        return A.PlayStmt(self._span(meta), "end")
 
     def if_stmt(self, meta, ch):
         branches = [(ch[0], ch[1])]
@@ -609,6 +622,9 @@ class ToAst(Transformer):
 
     def this(self, meta, ch):
         return A.This(self._span(meta))
+
+    def seat_player(self, meta, ch):
+        return A.SeatPlayer(self._span(meta), int(ch[0]))
 
     def you(self, meta, ch):
         return A.You(self._span(meta))

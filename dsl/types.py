@@ -319,6 +319,11 @@ class Typer:
                         "use it in a 'when ...:' or 'action ...:' of a card or card type")
         return CARD
 
+    def t_SeatPlayer(self, e, sc):
+        if e.seat < 1:
+            self.report("E0412", "seats are numbered from 1", e.span, "write seat 1, seat 2, ...")
+        return PLAYER
+
     def t_You(self, e, sc):
         return PLAYER
 

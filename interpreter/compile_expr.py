@@ -221,6 +221,15 @@ class ExprCompiler:
     def x_This(self, e, sc):
         return lambda m, env: env["$this"]
 
+    def x_SeatPlayer(self, e, sc):
+        seat, span = e.seat - 1, e.span
+
+        def seat_player(m, env):
+            if not 0 <= seat < m.n_players:
+                raise RuleError(f"there is no player {seat + 1} in a {m.n_players}-player game", span)
+            return seat
+        return seat_player
+
     def x_You(self, e, sc):
         return lambda m, env: env["$you"]
 

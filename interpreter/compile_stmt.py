@@ -264,6 +264,39 @@ class StmtCompiler:
         p, choice, span = self.cx(s.player, ctx), self.cx(s.choice, ctx), s.span
         ctx.code.emit(lambda m, fr: m.give(p(m, fr[2]), choice(m, fr[2]), span), span)
 
+    def s_PlayStmt(self, s, ctx):
+        """Scenarios run the game's own setup and rounds: `play setup`, `play 2 rounds`,
+        `play until <cond>` (checked between rounds), `play to the end`."""
+        span = s.span
+        if s.kind == "setup":
+            setup = self.p.setup_code
+            ctx.code.emit(lambda m, fr: m.push(setup, {}) if setup is not None else None, span)
+            return
+        rnd = self.p.round_code
+        if rnd is None:
+            raise RuleError("this game has no round to play", span, "declare one with: round \"Name\":")
+        var = ctx.fresh("rounds")
+        count = s.count
+        cond = self.cx(s.cond, ctx) if s.cond is not None else None
+        ctx.code.emit(lambda m, fr: fr[2].__setitem__(var, count), span)
+        head = ctx.code.here()
+        end = [0]
+
+        def next_round(m, fr):
+            env = fr[2]
+            if s.kind == "rounds":
+                if env[var] <= 0:
+                    fr[1] = end[0]
+                    return
+                env[var] -= 1
+            elif cond is not None and cond(m, env):
+                fr[1] = end[0]
+                return
+            m.push(rnd, {})
+        ctx.code.emit(next_round, span)
+        ctx.code.emit(_jump([head]), span)
+        end[0] = ctx.code.here()
+
     def _unsupported(self, s, ctx):
         raise RuleError(f"the interpreter cannot run '{type(s).__name__.removesuffix('Stmt').lower()}' yet", s.span,
                         "this statement is part of the language design (docs/language.md) but not of the runtime yet")

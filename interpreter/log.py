@@ -34,6 +34,18 @@ class EventLog:
             return [self.value(m, x) for x in v]
         return v
 
+    def typed(self, m, v, t):
+        """A value of static type `t` in words: cards and players by name; JSON-able."""
+        if isinstance(t, tuple) and t and t[0] == "list" and isinstance(v, list):
+            return [self.typed(m, x, t[1]) for x in v]
+        if t == "card" and isinstance(v, int):
+            return m.card_label(v)
+        if t == "player" and isinstance(v, int):
+            return self.player_name(v)
+        if t == "zone" and isinstance(v, str):
+            return self.zone_name(m, v)
+        return self.value(m, v)
+
     def option_label(self, m, v, kind) -> str:
         if kind == "card":
             return m.card_label(v)

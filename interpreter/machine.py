@@ -30,6 +30,7 @@ class Machine:
         self.n_players = n_players
         self.log = log
         self.max_steps = max_steps
+        self.when_done = "no rule is left to run"
         self.attach(state)
 
     def attach(self, state: GameState) -> None:
@@ -73,7 +74,7 @@ class Machine:
         finally:
             st.steps = steps
         if not frames and st.result is None:
-            self.win([], None, reason="no rule is left to run")
+            self.win([], None, reason=self.when_done)
 
     def _check_end(self, checks) -> None:
         flags = self.st.checks
@@ -218,9 +219,6 @@ class Machine:
         if "round_started" in self.prog.triggers:
             self.announce("round_started", {}, span)
 
-    def end_round(self, span) -> None:
-        pass
-
     def begin_step(self, kind: str, name: str, span) -> None:
         self.st.step_path.append(name)
         if self.log.on:
@@ -257,11 +255,11 @@ class Machine:
                 raise RuleError(f"the scenario gives {self.log.player_name(player)} the choice "
                                 f"{self.log.value(self, value)}, which is not one of the options", span)
             env[var] = value
-            self._log_choice(player, prompt, value, span, "scripted")
+            self._log_choice(player, prompt, value, span, "scripted", kind=kind)
             return
         if len(options) == 1:
             env[var] = options[0]
-            self._log_choice(player, prompt, options[0], span, "forced")
+            self._log_choice(player, prompt, options[0], span, "forced", kind=kind)
             return
         labels = [self.log.option_label(self, o, kind) for o in options]
         self.st.pending = {"player": player, "prompt": prompt, "options": list(options), "labels": labels,
@@ -274,11 +272,13 @@ class Machine:
         self.st.frames[-1][2][pend["var"]] = value
         self.st.pending = None
         span = self.codes[self.st.frames[-1][0]].spans[self.st.frames[-1][1] - 1]
-        self._log_choice(pend["player"], pend["prompt"], value, span, "chosen", secret=pend.get("secret", False))
+        kind = pend["kind"] if isinstance(pend["kind"], str) else tuple(pend["kind"])
+        self._log_choice(pend["player"], pend["prompt"], value, span, "chosen", secret=pend.get("secret", False),
+                         kind=kind)
 
-    def _log_choice(self, player, prompt, value, span, how, secret=False) -> None:
+    def _log_choice(self, player, prompt, value, span, how, secret=False, kind=None) -> None:
         if self.log.on:
-            shown = self.log.value(self, value)
+            shown = self.log.typed(self, value, kind)
             self.log.emit(self, "choice", span, {"player": player, "prompt": prompt, "choice": shown, "how": how,
                                                  "secret": secret},
                           f"{self.log.player_name(player)} {'secretly ' if secret else ''}chooses {shown} ({prompt})")
@@ -288,7 +288,8 @@ class Machine:
         """Raise `event`; every matching triggered ability goes on the stack in the declared order."""
         log_on = self.log.on
         if log_on and event in self.prog.decls.events:
-            shown = {k: self.log.value(self, v) for k, v in params.items()}
+            types = self.prog.event_types(event)
+            shown = {k: self.log.typed(self, v, types.get(k)) for k, v in params.items()}
             self.log.emit(self, "event", span, {"name": event, **shown},
                           f"{event}" + (" (" + ", ".join(f"{k}: {v}" for k, v in shown.items()) + ")" if shown else ""))
         entries = self.prog.triggers.get(event)

@@ -61,24 +61,31 @@ class Program:
         return code.id
 
     def _compile_main(self) -> int:
-        """setup, then the round repeated until the game ends."""
+        """setup, then the round repeated until the game ends. Setup and the round are codes of
+        their own so that scenarios can play them too."""
         d = self.decls
-        code = self.new_code("game")
-        ctx = Ctx(code, Scope())
-        if d.setup is not None:
-            self.stmts.block(d.setup.body, ctx)
+        self.setup_code = self._code("setup", d.setup.body, Scope()) if d.setup is not None else None
+        self.round_code = None
         if d.rounds:
             rnd = d.rounds[0]
-            head = code.here()
+            code = self.new_code(f"round {rnd.name}")
             name, span = rnd.name, rnd.span
             code.emit(lambda m, fr: m.begin_round(name, span), span)
-            self.stmts.block(rnd.body, Ctx(code, Scope(), uid=ctx.uid))
-            code.emit(lambda m, fr: m.end_round(span), span)
+            self.stmts.block(rnd.body, Ctx(code, Scope()))
+            self.round_code = code.id
+        main = self.new_code("game")
+        setup, rnd = self.setup_code, self.round_code
+        span = d.game.span
+        if setup is not None:
+            main.emit(lambda m, fr: m.push(setup, {}), span)
+        if rnd is not None:
+            head = main.here()
+            main.emit(lambda m, fr: m.push(rnd, {}), span)
 
             def again(m, fr):
                 fr[1] = head
-            code.emit(again, span)
-        return code.id
+            main.emit(again, span)
+        return main.id
 
     def procedure_code(self, name: str, arg_types: tuple) -> int:
         """The code of procedure `name`, compiled once per tuple of argument types."""
@@ -129,6 +136,12 @@ class Program:
             code.emit(recheck, ab.span)
         self.stmts.block(ab.body, Ctx(code, sc))
         return code.id
+
+    def event_types(self, event: str) -> dict:
+        cache = self.__dict__.setdefault("_event_type_cache", {})
+        if event not in cache:
+            cache[event] = self._event_params(event)
+        return cache[event]
 
     def _event_params(self, event: str) -> dict:
         d = self.decls

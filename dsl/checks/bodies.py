@@ -127,9 +127,12 @@ class BodyChecker:
             self.expr(a, sc, self.typer.type_of_ref(p.type, report=False))
 
     def s_EliminateStmt(self, s, sc):
-        self.expr(s.player, sc, PLAYER)
+        t = self.expr(s.player, sc)
+        if not (compatible(t, PLAYER) or compatible(t, list_of(PLAYER))):
+            self.sink.error("E0408", f"expected a player or players here, but this is {show(t)}", s.player.span, None)
 
-    s_WinStmt = s_EliminateStmt
+    def s_WinStmt(self, s, sc):
+        self.expr(s.player, sc, PLAYER)
 
     def s_DrawGameStmt(self, s, sc):
         pass
@@ -175,6 +178,10 @@ class BodyChecker:
     def s_SayStmt(self, s, sc):
         pass
 
+    def s_PlayStmt(self, s, sc):
+        if s.cond is not None:
+            self.expr(s.cond, sc, FLAG)
+
     def s_IfStmt(self, s, sc):
         for cond, body in s.branches:
             self.expr(cond, sc, FLAG)
@@ -215,7 +222,7 @@ class BodyChecker:
 
     def s_SecretStmt(self, s, sc):
         self.expr(s.players, sc, list_of(PLAYER))
-        t = self.expr(s.options, sc.child(locals={**sc.locals, "p": PLAYER}))
+        t = self.expr(s.options, sc)
         sc.locals[s.name] = elem(t)
         self.block(s.body, sc)
 
