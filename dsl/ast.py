@@ -146,6 +146,12 @@ class SeatPlayer:
 
 
 @dataclass(frozen=True, slots=True)
+class WinnersExpr:
+    """`the winners` — who won (empty until the game is over, or after a draw)."""
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class PlayersExpr:
     """`players` — players still in the game, in seat order."""
     span: Span
@@ -260,7 +266,7 @@ class Neg:
 
 
 Expr = Union[Num, Text, Bool, Nothing, Name, Call, FieldAccess, Possessive, Your, FieldOf,
-             CardsIn, EveryZone, TopCard, TopCards, ActivePlayer, This, You, SeatPlayer, PlayersExpr,
+             CardsIn, EveryZone, TopCard, TopCards, ActivePlayer, This, You, SeatPlayer, WinnersExpr, PlayersExpr,
              AllPlayers, Opponents, ListExpr, WhereExpr, ExprMap, OrChain, AndChain, NotOp,
              Compare, IsEmpty, IsIn, IsA, Arith, Neg]
 

@@ -179,6 +179,8 @@ _BY_STATE = [(p.code, p.examples) for p in TABLE if p.by_state]
 _EXPRESSION_STARTS = {"NAME", "INT", "STRING", "LPAR", "LSQB", "MINUS", "NOT", "YES", "NO",
                       "NONE", "THIS", "YOU", "PLAYERS", "ALL", "OPPONENTS", "EVERY", "THE",
                       "YOUR", "CARDS", "TOP", "BOTTOM"}
+_OPERATORS = {"AND", "OR", "IS", "EQUAL", "__ANON_0", "LESSTHAN", "__ANON_1", "MORETHAN",
+              "__ANON_2", "PLUS", "MINUS", "STAR", "SLASH", "DOT", "__ANON_3", "OF"}
 _WORDS = {"_NL": "the end of the line", "_INDENT": "an indented block",
           "_DEDENT": "the end of the block", "$END": "the end of the file", "NAME": "a name",
           "STRING": "a quoted text", "INT": "a number"}
@@ -386,6 +388,9 @@ def _describe_expected(names: set[str], parser, limit: int = 6) -> str:
     if len(names & _EXPRESSION_STARTS) >= 4:
         names = names - _EXPRESSION_STARTS
         words.append("a value (a name, a number, a quoted text, ...)")
+    if len(names & _OPERATORS) >= 4:
+        names = names - _OPERATORS
+        words.append("an operator such as 'and', '=' or '+'")
     for name in sorted(names, key=lambda n: (n in _WORDS, n)):
         if name in _WORDS:
             words.append(_WORDS[name])

@@ -623,6 +623,9 @@ class ToAst(Transformer):
     def this(self, meta, ch):
         return A.This(self._span(meta))
 
+    def winners_expr(self, meta, ch):
+        return A.WinnersExpr(self._span(meta))
+
     def seat_player(self, meta, ch):
         return A.SeatPlayer(self._span(meta), int(ch[0]))
 

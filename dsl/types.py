@@ -331,6 +331,7 @@ class Typer:
         return list_of(PLAYER)
 
     t_AllPlayers = t_PlayersExpr
+    t_WinnersExpr = t_PlayersExpr
     t_Opponents = t_PlayersExpr
 
     def t_ListExpr(self, e, sc):

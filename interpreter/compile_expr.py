@@ -236,6 +236,9 @@ class ExprCompiler:
     def x_PlayersExpr(self, e, sc):
         return lambda m, env: [p for p, gone in enumerate(m.st.out) if not gone]
 
+    def x_WinnersExpr(self, e, sc):
+        return lambda m, env: list(m.st.result["winners"]) if m.st.result else []
+
     def x_AllPlayers(self, e, sc):
         return lambda m, env: list(range(m.n_players))
 

@@ -284,6 +284,9 @@ class StmtCompiler:
 
         def next_round(m, fr):
             env = fr[2]
+            if m.st.result is not None:
+                fr[1] = end[0]
+                return
             if s.kind == "rounds":
                 if env[var] <= 0:
                     fr[1] = end[0]

@@ -66,7 +66,7 @@ def initial_state(game: Game, n: int, seed: int) -> GameState:
 class Engine:
     def __init__(self, game: Game, players: int, seed: int = 0, log: bool = True,
                  max_steps: int = DEFAULT_MAX_STEPS, player_names: list[str] | None = None,
-                 _state: GameState | None = None, _start: int | None = None):
+                 _state: GameState | None = None, _start: int | None = None, _scenario: bool = False):
         if not game.min_players <= players <= game.max_players:
             span = game.decls.game.span
             raise CardsmithError([Diagnostic("E0701", f"{game.title} is for {game.min_players} to "
@@ -81,6 +81,7 @@ class Engine:
         self._log = EventLog(log, self.player_names)
         state = _state if _state is not None else initial_state(game, players, seed)
         self.m = Machine(self.prog, state, players, self._log, max_steps)
+        self.m.scenario = _scenario
         if _state is None:
             self.m.push(self.prog.main if _start is None else _start, {})
             self._run()

@@ -31,6 +31,7 @@ class Machine:
         self.log = log
         self.max_steps = max_steps
         self.when_done = "no rule is left to run"
+        self.scenario = False      # a scenario goes on after the game ends, to check its expectations
         self.attach(state)
 
     def attach(self, state: GameState) -> None:
@@ -49,7 +50,7 @@ class Machine:
         limit = self.max_steps
         steps = st.steps
         try:
-            while frames and st.pending is None and st.result is None:
+            while frames and st.pending is None and (st.result is None or self.scenario):
                 fr = frames[-1]
                 code = codes[fr[0]]
                 pc = fr[1]
@@ -64,7 +65,7 @@ class Machine:
                     raise GameAborted("E0801", f"the game did not end within {limit} steps; it was running "
                                       f"{code.name} at line {span.line}", span,
                                       "a rule may loop forever: check the 'repeat' loops and the end conditions")
-                if self.dirty and checks:
+                if self.dirty and checks and st.result is None:
                     self.dirty = False
                     self._check_end(checks)
         except RuleError as err:
@@ -73,7 +74,9 @@ class Machine:
             raise GameAborted("E0803", "rules nested too deeply while running", code.spans[pc], None) from None
         finally:
             st.steps = steps
-        if not frames and st.result is None:
+            if st.result is not None:
+                st.result["steps"] = steps
+        if not frames and st.result is None and not self.scenario:
             self.win([], None, reason=self.when_done)
 
     def _check_end(self, checks) -> None:
@@ -202,7 +205,10 @@ class Machine:
         winners = [w for w in winners if w is not None]
         self.st.result = {"winners": winners, "draw": not winners, "rounds": self.st.round,
                           "steps": self.st.steps, "reason": reason}
-        self.st.frames.clear()
+        if self.scenario:
+            del self.st.frames[1:]
+        else:
+            self.st.frames.clear()
         if self.log.on:
             text = (" and ".join(self.log.player_name(w) for w in winners) + " wins the game") if winners \
                 else "the game ends in a draw" + (f": {reason}" if reason else "")

@@ -70,21 +70,21 @@ class Program:
             rnd = d.rounds[0]
             code = self.new_code(f"round {rnd.name}")
             name, span = rnd.name, rnd.span
-            code.emit(lambda m, fr: m.begin_round(name, span), span)
+            code.emit(lambda m, fr, name=name, span=span: m.begin_round(name, span), span)
             self.stmts.block(rnd.body, Ctx(code, Scope()))
             self.round_code = code.id
         main = self.new_code("game")
         setup, rnd = self.setup_code, self.round_code
-        span = d.game.span
+        gspan = d.game.span
         if setup is not None:
-            main.emit(lambda m, fr: m.push(setup, {}), span)
+            main.emit(lambda m, fr: m.push(setup, {}), gspan)
         if rnd is not None:
             head = main.here()
-            main.emit(lambda m, fr: m.push(rnd, {}), span)
+            main.emit(lambda m, fr: m.push(rnd, {}), gspan)
 
             def again(m, fr):
                 fr[1] = head
-            main.emit(again, span)
+            main.emit(again, gspan)
         return main.id
 
     def procedure_code(self, name: str, arg_types: tuple) -> int:
