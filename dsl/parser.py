@@ -3,8 +3,9 @@
     tree, diagnostics = parse(Source("games/x.cards", text))
     # tree is None as soon as there is one diagnostic
 
-After a syntax error the parser resumes at the next line that starts a declaration in
-column 1, so one run reports the independent mistakes of a file (at most MAX_ERRORS).
+After a syntax error the parser resumes at the next line that starts with a word in
+column 1 (a declaration), so one run reports the independent mistakes of a file, at most
+MAX_ERRORS of them.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from lark.indenter import Indenter
 
 from .diagnostics import Diagnostic
 from .source import Source
-from .syntax_errors import DECLARATION_STARTS, IndentationProblem, error_line, explain
+from .syntax_errors import IndentationProblem, error_line, explain
 
 MAX_ERRORS = 20
 
@@ -139,7 +140,7 @@ _STRING_OR_COMMENT = re.compile(
 
 
 def _prepare(text: str) -> str:
-    """The text Lark sees: same lines and columns, ending in a newline.
+    """The text Lark sees: same lines and columns, ending in a newline, without a BOM.
 
     Comment-only lines are emptied because the grammar ignores COMMENT but not its
     indentation: an indented '# note' between two lines of a block would end the block.
@@ -147,18 +148,20 @@ def _prepare(text: str) -> str:
     def blank(match: re.Match) -> str:
         return "" if match.group(1) is not None else match.group(0)
 
+    if text.startswith("\ufeff"):
+        text = " " + text[1:]      # an editor's byte-order mark; leading blanks are ignored
     if "#" in text:
         text = _STRING_OR_COMMENT.sub(blank, text)
     return text if text.endswith("\n") else text + "\n"
 
 
-_DECLARATION_LINE = re.compile(
-    r"^(?:%s)\b" % "|".join(sorted({w.split()[0] for w in DECLARATION_STARTS}, key=len, reverse=True)),
-    re.M)
+# Where parsing resumes after an error: a word in the first column starts a declaration
+# (a misspelt one too, which is then reported as such).
+_DECLARATION_LINE = re.compile(r"[A-Za-z_]")
 
 
 def _resume_line(text: str, after_line: int) -> int | None:
-    """The first line after `after_line` that starts a declaration in column 1."""
+    """The first line after `after_line` that starts with a word in column 1."""
     lines = text.split("\n")
     for number in range(after_line + 1, len(lines) + 1):
         if _DECLARATION_LINE.match(lines[number - 1]):

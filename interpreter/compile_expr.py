@@ -355,29 +355,34 @@ class ExprCompiler:
         span = e.span
         op = e.op
 
-        def nums(m, env):
-            x, y = a(m, env), b(m, env)
-            if x is None or y is None:
-                raise RuleError("arithmetic met 'none' where it needs a number", span)
-            return x, y
+        def none_error():
+            return RuleError("arithmetic met 'none' where it needs a number", span)
         if op == "+":
             def add(m, env):
-                x, y = nums(m, env)
+                x, y = a(m, env), b(m, env)
+                if x is None or y is None:
+                    raise none_error()
                 return x + y
             return add
         if op == "-":
             def sub(m, env):
-                x, y = nums(m, env)
+                x, y = a(m, env), b(m, env)
+                if x is None or y is None:
+                    raise none_error()
                 return x - y
             return sub
         if op == "*":
             def mul(m, env):
-                x, y = nums(m, env)
+                x, y = a(m, env), b(m, env)
+                if x is None or y is None:
+                    raise none_error()
                 return x * y
             return mul
 
         def div(m, env):
-            x, y = nums(m, env)
+            x, y = a(m, env), b(m, env)
+            if x is None or y is None:
+                raise none_error()
             if y == 0:
                 raise RuleError("division by zero", span)
             return x // y

@@ -14,6 +14,7 @@ from . import rng as R
 from .errors import GameAborted, RuleError
 from .log import EventLog
 from .program import Program
+from .reads import ATTRS, OUT, ZONES
 from .state import GameState
 
 DEFAULT_MAX_STEPS = 5_000_000
@@ -30,6 +31,7 @@ class Machine:
         self.n_players = n_players
         self.log = log
         self.max_steps = max_steps
+        self.zone_seat = {key: (int(key.partition(":")[2]) if ":" in key else None) for key in state.zones}
         self.when_done = "no rule is left to run"
         self.scenario = False      # a scenario goes on after the game ends, to check its expectations
         self.attach(state)
@@ -39,7 +41,8 @@ class Machine:
         self.zones = state.zones
         self.cards = state.cards
         self.players = state.players
-        self.dirty = False
+        self.dirty = 0
+        self.brk = False
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> None:
@@ -47,29 +50,39 @@ class Machine:
         frames = st.frames
         codes = self.codes
         checks = self.prog.end_checks
+        mask = self.prog.check_mask if checks else 0
         limit = self.max_steps
         steps = st.steps
+        code = None
+        pc = 0
         try:
             while frames and st.pending is None and (st.result is None or self.scenario):
                 fr = frames[-1]
                 code = codes[fr[0]]
-                pc = fr[1]
-                if pc >= len(code.ops):
-                    frames.pop()
-                    continue
-                fr[1] = pc + 1
-                code.ops[pc](self, fr)
-                steps += 1
-                if steps > limit:
-                    span = code.spans[pc]
-                    raise GameAborted("E0801", f"the game did not end within {limit} steps; it was running "
-                                      f"{code.name} at line {span.line}", span,
-                                      "a rule may loop forever: check the 'repeat' loops and the end conditions")
-                if self.dirty and checks and st.result is None:
-                    self.dirty = False
-                    self._check_end(checks)
+                ops = code.ops
+                n = len(ops)
+                self.brk = False
+                # run this frame until it ends, pushes another, asks, or changes what an end check reads
+                while True:
+                    pc = fr[1]
+                    if pc >= n:
+                        frames.pop()
+                        break
+                    fr[1] = pc + 1
+                    ops[pc](self, fr)
+                    steps += 1
+                    if steps > limit:
+                        span = code.spans[pc]
+                        raise GameAborted("E0801", f"the game did not end within {limit} steps; it was running "
+                                          f"{code.name} at line {span.line}", span,
+                                          "a rule may loop forever: check the 'repeat' loops and the end conditions")
+                    if self.dirty & mask and st.result is None:
+                        self.dirty = 0
+                        self._check_end(checks)
+                    if self.brk:
+                        break
         except RuleError as err:
-            raise GameAborted("E0802", err.message, err.span, err.hint) from None
+            raise GameAborted("E0802", err.message, err.span or (code.spans[pc] if code else None), err.hint) from None
         except RecursionError:
             raise GameAborted("E0803", "rules nested too deeply while running", code.spans[pc], None) from None
         finally:
@@ -97,11 +110,11 @@ class Machine:
                             code.spans[0] if code.spans else None,
                             "a procedure or trigger may be calling itself without end")
         self.st.frames.append([code_id, 0, env])
+        self.brk = True
 
     # ------------------------------------------------------------------ zones and cards
     def zone_owner(self, key: str):
-        _, _, seat = key.partition(":")
-        return int(seat) if seat else None
+        return self.zone_seat[key]
 
     def controller(self, card: int):
         """The player whose zone holds the card (None in a shared zone)."""
@@ -135,7 +148,7 @@ class Machine:
                 face_up[c] = face == "up"
             if owner[c] is None and owner_seat is not None:
                 owner[c] = owner_seat
-        self.dirty = True
+        self.dirty |= ZONES
         if self.log.on:
             self.log.move(self, cards, sources, key, place, face, span)
         if "moved" in self.prog.triggers:
@@ -144,6 +157,7 @@ class Machine:
 
     def shuffle(self, key, span) -> None:
         self.st.rng = R.shuffle(self.st.rng, self.zones[key])
+        self.dirty |= ZONES
         if self.log.on:
             self.log.emit(self, "shuffle", span, {"zone": key}, f"{self.log.zone_name(self, key)} is shuffled")
 
@@ -151,7 +165,7 @@ class Machine:
         for c in cards:
             if self.st.face_up[c] != up:
                 self.st.face_up[c] = up
-                self.dirty = True
+                self.dirty |= ZONES
                 if self.log.on:
                     self.log.emit(self, "flip", span, {"card": self.card_label(c), "face": "up" if up else "down"},
                                   f"{self.card_label(c)} is flipped face {'up' if up else 'down'}")
@@ -170,7 +184,7 @@ class Machine:
                 raise RuleError(f"there is no card here to set '{name}' on", span)
             self.cards[owner][name] = value
             what = f"{self.card_label(owner)}'s {name}"
-        self.dirty = True
+        self.dirty |= ATTRS
         if self.log.on:
             self.log.emit(self, "set", span, {"what": what, "value": value}, f"{what} becomes {self.log.value(self, value)}")
 
@@ -195,7 +209,7 @@ class Machine:
             if p is None or self.st.out[p]:
                 continue
             self.st.out[p] = True
-            self.dirty = True
+            self.dirty |= OUT
             if self.log.on:
                 self.log.emit(self, "eliminate", span, {"player": p}, f"{self.log.player_name(p)} is eliminated")
             if "eliminated" in self.prog.triggers:
@@ -203,6 +217,7 @@ class Machine:
 
     def win(self, winners: list, span, reason: str = "") -> None:
         winners = [w for w in winners if w is not None]
+        self.brk = True
         self.st.result = {"winners": winners, "draw": not winners, "rounds": self.st.round,
                           "steps": self.st.steps, "reason": reason}
         if self.scenario:
@@ -268,6 +283,7 @@ class Machine:
             self._log_choice(player, prompt, options[0], span, "forced", kind=kind)
             return
         labels = [self.log.option_label(self, o, kind) for o in options]
+        self.brk = True
         self.st.pending = {"player": player, "prompt": prompt, "options": list(options), "labels": labels,
                            "var": var, "kind": kind if isinstance(kind, str) else list(kind),
                            "rule": span.short, "line": span.line, "secret": secret}
@@ -303,18 +319,24 @@ class Machine:
             return
         out = self.st.out
         card_zone = self.st.card_zone
+        zone_seat = self.zone_seat
         fired = []
         for entry in entries:
-            for c in entry.cards:
-                seat = self.zone_owner(card_zone[c])
+            if entry.key_param is not None:
+                pinned = params.get(entry.key_param)
+                candidates = (pinned,) if pinned in entry.card_set else ()
+            else:
+                candidates = entry.cards
+            for c in candidates:
+                seat = zone_seat[card_zone[c]]
                 if seat is None or out[seat]:
                     continue            # abilities work only in a player's zones, for players in the game
                 env = dict(params)
                 env["$this"] = c
                 env["$you"] = seat
-                if entry.blank is not None and not entry.blank(self, env):
-                    continue
                 if entry.cond is not None and not entry.cond(self, env):
+                    continue
+                if entry.blank is not None and not entry.blank(self, env):
                     continue
                 fired.append((entry, c, seat, env))
         if not fired:

@@ -13,6 +13,7 @@ from cardsmith.dsl.types import ANY, CARD, PLAYER, Scope
 
 from .compile_expr import ExprCompiler, zone_keys
 from .compile_stmt import Code, Ctx, StmtCompiler
+from .reads import reads
 
 MAX_PLAYERS_HARD = 16
 
@@ -26,6 +27,8 @@ class TriggerEntry:
     blank: object               # fn(m, env) -> bool ("text is blank unless"), or None
     cards: list                 # card ids
     label: str
+    key_param: str | None = None   # `where <param> = this`: only the card named by the event can match
+    card_set: frozenset = frozenset()
 
 
 class Program:
@@ -44,6 +47,9 @@ class Program:
         self.end_checks = [(self.exprs.compile(ec.cond, Scope()), self._code(f"as soon as (line {ec.span.line})",
                                                                                ec.body, Scope()), ec)
                            for ec in d.end_checks]
+        self.check_mask = 0
+        for ec in d.end_checks:
+            self.check_mask |= reads(ec.cond, d)
         self.triggers: dict[str, list[TriggerEntry]] = {}
         self._index_triggers()
         self.order_keys = self._order_keys()
@@ -122,6 +128,21 @@ class Program:
                     by_ability[id(ab)] = entry
                     self.triggers.setdefault(ab.event, []).append(entry)
                 entry.cards.append(card.id)
+        for entries in self.triggers.values():
+            for entry in entries:
+                entry.card_set = frozenset(entry.cards)
+                entry.key_param = self._key_param(entry.ability.cond, self._event_params(entry.ability.event))
+
+    @staticmethod
+    def _key_param(cond, params: dict) -> str | None:
+        """The event parameter a trigger's condition pins to `this` (`where card = this and ...`), if any."""
+        parts = cond.items if isinstance(cond, A.AndChain) else (cond,) if cond is not None else ()
+        for part in parts:
+            if isinstance(part, A.Compare) and part.op == "=":
+                for a, b in ((part.left, part.right), (part.right, part.left)):
+                    if isinstance(a, A.Name) and a.name in params and params[a.name] == CARD and isinstance(b, A.This):
+                        return a.name
+        return None
 
     def _trigger_code(self, label: str, ab: A.Triggered, cond, sc: Scope) -> int:
         """A trigger's body, led by a re-check of its condition: a trigger whose condition no

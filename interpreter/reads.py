@@ -1,0 +1,53 @@
+"""Which parts of the state an expression reads, so `as soon as` conditions are re-checked
+only after a change that could alter them (a move cannot end a game that ends on eliminations).
+
+Parts are bits: ZONES (where cards are, face up or down), ATTRS (player, game and card
+fields), OUT (who is still in the game), ALL when unsure.
+"""
+from __future__ import annotations
+
+from dataclasses import fields, is_dataclass
+
+from cardsmith.dsl import ast as A
+
+ZONES, ATTRS, OUT = 1, 2, 4
+ALL = ZONES | ATTRS | OUT
+
+_DIRECT = {
+    A.CardsIn: ZONES, A.TopCard: ZONES, A.TopCards: ZONES, A.EveryZone: 0,
+    A.PlayersExpr: OUT, A.AllPlayers: 0, A.Opponents: OUT, A.WinnersExpr: OUT,
+    A.Possessive: ATTRS | ZONES, A.Your: ATTRS | ZONES, A.FieldAccess: ATTRS, A.FieldOf: ATTRS | ZONES,
+    A.IsA: 0, A.ActivePlayer: ALL,
+}
+
+
+def reads(expr, decls, _seen: frozenset = frozenset()) -> int:
+    """The state parts `expr` may read (defines are followed; names of attributes count as ATTRS)."""
+    bits = 0
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        if e is None:
+            continue
+        if isinstance(e, (list, tuple)):
+            stack.extend(e)
+            continue
+        if not is_dataclass(e):
+            continue
+        bits |= _DIRECT.get(type(e), 0)
+        if isinstance(e, A.Name):
+            if e.name in decls.game_fields:
+                bits |= ATTRS
+            elif e.name in decls.zones:
+                bits |= ZONES
+            elif e.name not in decls.zones and decls.member_enum(e.name) is None and e.name not in decls.enums:
+                bits |= ATTRS        # a card field of `it`, or a local: be safe
+        elif isinstance(e, A.Call) and e.name in decls.defines:
+            if e.name in _seen:
+                bits |= ALL
+            else:
+                bits |= reads(decls.defines[e.name].expr, decls, _seen | {e.name})
+        for f in fields(e):
+            if f.name != "span":
+                stack.append(getattr(e, f.name))
+    return bits
