@@ -33,7 +33,7 @@ def render_diagnostic(d: Diagnostic, sources: Mapping[str, object], color: bool 
 
     line = _source_line(sources.get(span.path), span.line)
     number = str(span.line)
-    pad = " " * len(number)
+    pad = " " * len(number) if line is not None else ""
     if line is not None:
         end = span.end_column if span.end_line == span.line else len(line) + 1
         start = _width(_display(line[:span.column - 1]))
