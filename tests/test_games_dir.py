@@ -1,0 +1,35 @@
+"""Every scenario in tests/games/*.cards (small games written for the tests alone) passes."""
+from pathlib import Path
+
+import pytest
+
+from cardsmith.dsl.loader import load_game
+from cardsmith.interpreter.scenario import run_scenarios
+
+GAMES = sorted((Path(__file__).parent / "games").glob("*.cards"))
+
+
+def _cases():
+    for path in GAMES:
+        game = load_game(str(path))
+        for decl in game.decls.scenarios:
+            yield pytest.param(game, decl.name, id=f"{path.stem}: {decl.name}")
+
+
+@pytest.mark.parametrize("game, name", list(_cases()))
+def test_scenario(game, name):
+    from cardsmith.interpreter.scenario import run_scenario
+    result = run_scenario(game, name)
+    assert result.ok, "\n".join(result.failures)
+
+
+def test_every_test_game_has_scenarios():
+    assert GAMES
+    for path in GAMES:
+        assert load_game(str(path)).decls.scenarios, f"{path.name} has no scenario"
+
+
+def test_all_scenarios_run_in_one_call():
+    for path in GAMES:
+        results = run_scenarios(load_game(str(path)))
+        assert all(r.ok for r in results)
