@@ -48,7 +48,7 @@ def _module(source: Source, sink: DiagnosticSink) -> A.Module | None:
     sink.items.extend(diags)
     if tree is None:
         return None
-    return to_ast(tree, source.path)
+    return to_ast(tree, source.path, source.text)
 
 
 def _include(path: str, module: A.Module, sources: dict, sink: DiagnosticSink, depth: int) -> A.Module:
@@ -105,6 +105,11 @@ def check_source(source: Source, sink: DiagnosticSink | None = None) -> tuple[Ga
         sink.error("E0906", "this file nests too deeply to read", Span(source.path, 1, 1, 1, 2),
                    "flatten the deepest nested expression or block")
         return None, sink.items, sources
+    except Exception as exc:   # a bug in cardsmith must still reach the designer as a located error
+        sink.error("E0900", f"cardsmith could not check this file (internal error: {type(exc).__name__}: {exc})",
+                   Span(source.path, 1, 1, 1, 2), "please report this, with the file, to the cardsmith developers")
+        return None, sink.items, sources
+    sink.items.sort(key=lambda d: (d.span.path != source.path, d.span.path, d.span.line, d.span.column))
     if sink.has_errors:
         return None, sink.items, sources
     g = decls.game

@@ -26,7 +26,6 @@ from .syntax_errors import IndentationProblem, error_line, explain
 MAX_ERRORS = 20
 
 _GRAMMAR_FILE = "cardsmith.lark"
-_OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB"}
 
 # Lark's Indenter keeps per-parse state on the (cached, shared) parser, so parses take turns.
 # Re-entrant because explaining an error parses the example table on the same thread.
@@ -54,7 +53,6 @@ class CardsIndenter(Indenter):
         self.indent_style: tuple[str, int] | None = None   # (char, line that set it)
 
     def process(self, stream):
-        self.paren_level = 0
         self.indent_level = [0]
         self.open_brackets = []
         self.indent_style = None
@@ -70,11 +68,10 @@ class CardsIndenter(Indenter):
                 continue
             yield token
             # Updated after the yield, as lark does: a bracket the parser rejects never counts.
-            if token.type in _OPENERS:
+            if token.type in self.OPEN_PAREN_types:
                 self.open_brackets.append(token)
             elif token.type in self.CLOSE_PAREN_types and self.open_brackets:
                 self.open_brackets.pop()
-            self.paren_level = len(self.open_brackets)
         while len(self.indent_level) > 1:
             self.indent_level.pop()
             yield (Token.new_borrow_pos(self.DEDENT_type, "", last) if last
@@ -185,7 +182,7 @@ def _parse_example(text: str) -> None:
             _example_errors[text] = None
         except UnexpectedInput as error:
             _example_errors[text] = error
-        except Exception:    # an indentation example: not matched by parser state
+        except IndentationProblem:    # raised by the indenter: no parser state to match
             _example_errors[text] = None
     error = _example_errors[text]
     if error is not None:
@@ -205,9 +202,10 @@ def parse(source: Source) -> tuple[Tree | None, list[Diagnostic]]:
                 return (None if diagnostics else tree), diagnostics
             except Exception as error:  # every failure is reported as a diagnostic
                 brackets = list(parser.options.postlex.open_brackets)
-                diagnostics.append(explain(error, attempt, source.path, _parse_example,
-                                           brackets, parser))
-                start = _resume_line(text, max(start, error_line(error, attempt)))
+                diagnostic = explain(error, attempt, source.path, _parse_example, brackets, parser)
+                diagnostics.append(diagnostic)
+                start = _resume_line(text, max(start, diagnostic.span.line,
+                                               error_line(error, attempt)))
                 if start is None or len(diagnostics) >= MAX_ERRORS:
                     return None, diagnostics
                 attempt = _from_line(text, start)

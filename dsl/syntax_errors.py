@@ -176,14 +176,18 @@ INTERNAL = Problem("E0000", "the parser failed unexpectedly on this file ({found
 
 _DECLARATION_TERMINALS = {"GAME", "ENUM", "ZONE", "PROCEDURE", "SETUP", "SCENARIO"}
 _BY_STATE = [(p.code, p.examples) for p in TABLE if p.by_state]
-_EXPRESSION_STARTS = {"NAME", "INT", "STRING", "LPAR", "LSQB", "MINUS", "NOT", "YES", "NO",
-                      "NONE", "THIS", "YOU", "PLAYERS", "ALL", "OPPONENTS", "EVERY", "THE",
-                      "YOUR", "CARDS", "TOP", "BOTTOM"}
-_OPERATORS = {"AND", "OR", "IS", "EQUAL", "__ANON_0", "LESSTHAN", "__ANON_1", "MORETHAN",
-              "__ANON_2", "PLUS", "MINUS", "STAR", "SLASH", "DOT", "__ANON_3", "OF"}
+# Spelled as written, not by terminal name: Lark numbers anonymous terminals (__ANON_3)
+# in grammar order.
+_EXPRESSION_STARTS = {"NAME", "INT", "STRING", "(", "[", "-", "not", "yes", "no", "none", "this",
+                      "you", "players", "all", "opponents", "every", "the", "your", "cards",
+                      "top", "bottom", "seat"}
+_OPERATORS = {"and", "or", "is", "=", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", ".", "'s",
+              "of"}
 _WORDS = {"_NL": "the end of the line", "_INDENT": "an indented block",
           "_DEDENT": "the end of the block", "$END": "the end of the file", "NAME": "a name",
           "STRING": "a quoted text", "INT": "a number"}
+_FOUND = {"_NL": "the end of the line", "_INDENT": "an indented line",
+          "_DEDENT": "the end of the block", "$END": "the end of the file"}
 _CHAR_HINTS = {
     "'": 'quoted text uses double quotes: "like this"',
     ";": "end a statement by ending the line, not with ';'",
@@ -258,18 +262,16 @@ def _explain(error, here: "_Text", parse_example, open_brackets, parser) -> Diag
     token = error.token
     expected = _expected(error)
     words = _describe_expected(expected, parser)
-    late_bracket = open_brackets and (token.type in ("$END", "_DEDENT", "_INDENT")
-                                      or token.line > open_brackets[-1].line)
-    if late_bracket:
+    if open_brackets and (token.type in ("$END", "_DEDENT", "_INDENT")
+                          or here.starts_later_line(token.line, token.column, open_brackets[-1])):
         return _bracket(PROBLEMS["E0012"], open_brackets[-1], here)
     if token.type in ("RPAR", "RSQB"):
         return _bracket(PROBLEMS["E0013"], token, here)
     if token.type == "_INDENT":
         return _diagnostic(PROBLEMS["E0007"], here.token_span(token))
     if expected == {"_INDENT"}:
-        return _diagnostic(PROBLEMS["E0011"], here.end_of_code_before(here.token_span(token).line
-                                                                      if token.type != "$END"
-                                                                      else 0))
+        below = 0 if here.is_end(token) else here.token_span(token).line
+        return _diagnostic(PROBLEMS["E0011"], here.end_of_code_before(below))
     code = _match(error, parse_example)
     if code is None and _DECLARATION_TERMINALS <= expected and token.column == 1:
         code = "E0010"
@@ -324,7 +326,7 @@ def _indentation(error: IndentationProblem, here: "_Text") -> Diagnostic:
 
 def _characters(error: UnexpectedCharacters, here: "_Text", open_brackets) -> Diagnostic:
     line, column, char = error.line, error.column, error.char
-    if open_brackets and line > open_brackets[-1].line:
+    if open_brackets and here.starts_later_line(line, column, open_brackets[-1]):
         return _bracket(PROBLEMS["E0012"], open_brackets[-1], here)
     if char == '"':
         triple = here.text[max(error.pos_in_stream - 2, 0):error.pos_in_stream + 1] == '"""'
@@ -372,8 +374,8 @@ def _expected(error: UnexpectedToken) -> set[str]:
 
 
 def _describe_token(token: Token) -> str:
-    if token.type in ("_NL", "_INDENT", "_DEDENT", "$END"):
-        return {"_INDENT": "an indented line"}.get(token.type, _WORDS[token.type])
+    if token.type in _FOUND:
+        return _FOUND[token.type]
     if token.type == "STRING":
         value = str(token).split("\n", 1)[0]
         return f"the text {value[:30]}{'…' if len(value) > 30 else ''}"
@@ -384,20 +386,22 @@ def _describe_token(token: Token) -> str:
 
 def _describe_expected(names: set[str], parser, limit: int = 6) -> str:
     patterns = {t.name: t.pattern for t in getattr(parser, "terminals", ())}
+    spelled = {name: patterns[name].value if name in patterns and patterns[name].type == "str"
+               else name for name in names}
     words = []
-    if len(names & _EXPRESSION_STARTS) >= 4:
-        names = names - _EXPRESSION_STARTS
-        words.append("a value (a name, a number, a quoted text, ...)")
-    if len(names & _OPERATORS) >= 4:
-        names = names - _OPERATORS
-        words.append("an operator such as 'and', '=' or '+'")
-    for name in sorted(names, key=lambda n: (n in _WORDS, n)):
+    for group, summary in ((_EXPRESSION_STARTS, "a value (a name, a number, a quoted text, ...)"),
+                           (_OPERATORS, "an operator such as 'and', '=' or '+'")):
+        members = {name for name in spelled if spelled[name] in group}
+        if len(members) >= 4:
+            spelled = {name: word for name, word in spelled.items() if name not in members}
+            words.append(summary)
+    for name in sorted(spelled, key=lambda n: (n in _WORDS, spelled[n])):
         if name in _WORDS:
             words.append(_WORDS[name])
-        elif name in patterns and patterns[name].type == "str":
-            words.append(f"'{patterns[name].value}'")
-        elif not name.startswith("__"):
-            words.append(name.lower())
+        elif spelled[name] != name:
+            words.append(f"'{spelled[name]}'")
+        elif not name.startswith("_"):          # a named word terminal, like ROUNDS
+            words.append(f"'{name.lower()}'")
     if len(words) > limit:
         words = words[:limit - 1] + [f"one of {len(words) - limit + 1} other words"]
     return _join_or(words) if words else "something else"
@@ -461,6 +465,14 @@ class _Text:
         while end <= len(text) and (text[end - 1].isalnum() or text[end - 1] == "_"):
             end += 1
         return self.span(number, column, end)
+
+    def starts_later_line(self, line: int, column: int, bracket: Token) -> bool:
+        """Is (line, column) the first thing on a line after the bracket's?
+
+        Brackets may span lines, so only a new line that starts where a statement would
+        is taken as a sign that the bracket was left open.
+        """
+        return line > bracket.line and not self.line(line)[:column - 1].strip()
 
     def is_end(self, token: Token) -> bool:
         """True for the end of input, and for the dedents Lark adds there."""

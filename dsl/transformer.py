@@ -5,6 +5,7 @@ Each method is named for the grammar rule (or alias) it converts.
 from __future__ import annotations
 
 import textwrap
+from bisect import bisect_right
 
 from lark import Token, Transformer, Tree, v_args
 
@@ -38,15 +39,27 @@ def _is_tok(x, kind: str) -> bool:
 class ToAst(Transformer):
     """Builds AST nodes; `path` names the file in every span."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, text: str | None = None):
         super().__init__(visit_tokens=False)
         self.path = path
+        self._src = text
+        self._starts = None
+        if text is not None:
+            self._starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
 
     # ----------------------------------------------------------------- helpers
     def _span(self, meta) -> Span:
         if getattr(meta, "empty", True):
             return Span(self.path, 0, 0, 0, 0)
-        return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+        if self._src is None:
+            return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+        # a node's meta ends after the newline (and indentation) that closes it: trim back to its last character
+        end = meta.end_pos
+        while end > meta.start_pos and self._src[end - 1] in " \t\r\n":
+            end -= 1
+        line = bisect_right(self._starts, end - 1) if end > 0 else 1
+        col = end - self._starts[line - 1] + 1
+        return Span(self.path, meta.line, meta.column, line, col)
 
     def _tok_span(self, tok: Token) -> Span:
         return Span(self.path, tok.line, tok.column, tok.end_line or tok.line,
@@ -649,6 +662,6 @@ class ToAst(Transformer):
         raise NotImplementedError(f"no AST conversion for grammar rule '{data}'")
 
 
-def to_ast(tree: Tree, path: str) -> A.Module:
-    """Convert a parse tree of `path` into an `ast.Module`."""
-    return ToAst(path).transform(tree)
+def to_ast(tree: Tree, path: str, text: str | None = None) -> A.Module:
+    """Convert a parse tree of `path` (whose source is `text`) into an `ast.Module`."""
+    return ToAst(path, text).transform(tree)

@@ -146,7 +146,7 @@ class HumanAgent:
             return
         self._write("")
         self._write(f"== {who}: what you see ==")
-        for line in view_lines(view):
+        for line in format_view(view):
             self._write(line)
         self._write("")
         self._write(f"{who}: {decision.prompt}")
@@ -159,7 +159,7 @@ class HumanAgent:
         from rich.panel import Panel
 
         console = Console(file=self.output, highlight=False)
-        body = "\n".join(escape(line) for line in view_lines(view)) or "(nothing to see)"
+        body = "\n".join(escape(line) for line in format_view(view)) or "(nothing to see)"
         console.print(Panel(body, title=escape(f"{who}: what you see"), expand=False))
         console.print(f"[bold]{escape(who)}:[/bold] {escape(decision.prompt)}")
         for number, label in enumerate(decision.options, 1):
@@ -189,6 +189,8 @@ def _is_terminal(stream: TextIO) -> bool:
 
 
 def _player_label(view: dict, decision: "Decision") -> str:
+    if _is_engine_view(view):
+        return str(view["players"][view["you"]]["name"])
     for key in ("name", "player_name"):
         if isinstance(view.get(key), str):
             return view[key]
@@ -196,6 +198,68 @@ def _player_label(view: dict, decision: "Decision") -> str:
 
 
 # ---------------------------------------------------------------- the view as text
+
+
+def format_view(view: dict) -> list[str]:
+    """A player's view as text lines: the engine's view laid out for a person, else ``view_lines``.
+
+    The engine's view is ``{"you": seat, "round", "players": [{"name", "out", attr...}],
+    "game": {attr...}, "zones": {"deck:0": {"zone", "owner", "count", "cards"}}, ...}``;
+    ``cards`` lists the names this player may see (None for a card they may not), or is
+    None for a hidden zone. The decision is shown by the agent, so it is left out here.
+    """
+    if not _is_engine_view(view):
+        return view_lines(view)
+    you = view["you"]
+    players = view["players"]
+    lines = [f"Round {view.get('round', 0)}. You are {players[you]['name']}."]
+    lines.append("Players:")
+    for seat, player in enumerate(players):
+        attributes = ", ".join(f"{str(k).replace('_', ' ')} {_inline(v)}"
+                               for k, v in player.items() if k not in ("name", "out"))
+        marks = " (you)" if seat == you else ""
+        marks += " (out)" if player.get("out") else ""
+        lines.append(f"  {player['name']}{marks}: {attributes}" if attributes
+                     else f"  {player['name']}{marks}")
+    if view.get("game"):
+        lines.append("Game: " + ", ".join(f"{str(k).replace('_', ' ')} {_inline(v)}"
+                                          for k, v in view["game"].items()))
+    by_owner: dict[Any, list[dict]] = {}
+    for zone in view["zones"].values():
+        by_owner.setdefault(zone.get("owner"), []).append(zone)
+    order = [you] + [seat for seat in range(len(players)) if seat != you] + [None]
+    for owner in order:
+        zones = by_owner.get(owner)
+        if not zones:
+            continue
+        heading = ("Your zones" if owner == you else "Shared zones" if owner is None
+                   else f"{players[owner]['name']}'s zones")
+        lines.append(f"{heading}:")
+        lines.extend(f"  {zone['zone']}: {_zone_contents(zone)}" for zone in zones)
+    return lines
+
+
+def _is_engine_view(view: Any) -> bool:
+    return (isinstance(view, dict) and isinstance(view.get("you"), int)
+            and isinstance(view.get("players"), list) and isinstance(view.get("zones"), dict)
+            and 0 <= view["you"] < len(view["players"])
+            and all(isinstance(z, dict) and "zone" in z and "count" in z for z in view["zones"].values()))
+
+
+def _zone_contents(zone: dict) -> str:
+    count = zone["count"]
+    cards = zone.get("cards")
+    if count == 0:
+        return "empty"
+    noun = "card" if count == 1 else "cards"
+    if cards is None:
+        return f"{count} {noun}, hidden"
+    seen = [str(c) for c in cards if c is not None]
+    unseen = count - len(seen)
+    if not seen:
+        return f"{count} {noun}, hidden"
+    shown = ", ".join(seen)
+    return f"{shown} (and {unseen} hidden)" if unseen else shown
 
 
 def view_lines(view: Any, indent: int = 0) -> list[str]:

@@ -228,15 +228,37 @@ class _EventPrinter:
         for event in events[self.seen:]:
             if self.log_file is not None:
                 self.log_file.write(json.dumps(event, ensure_ascii=False) + "\n")
-            if not self.quiet and self._visible(event):
-                self.out.write(format_event(event, color=self.color) + "\n")
+            if not self.quiet:
+                shown = event if self.viewer is None else self._as_seen_by(self.viewer, event)
+                self.out.write(format_event(shown, color=self.color) + "\n")
         self.seen = max(self.seen, len(events))
         self.out.flush()
 
-    def _visible(self, event: dict) -> bool:
-        """At a human's terminal, skip events the engine marks as seen by other seats only."""
-        seen_by = event.get("visible_to")
-        return self.viewer is None or seen_by is None or self.viewer in seen_by
+    def _as_seen_by(self, viewer: int, event: dict) -> dict:
+        """The event as the person at seat ``viewer`` may read it (the file log keeps it whole).
+
+        Another player's secret choice is not named, and a card that goes face down, into a
+        hidden zone or into another player's owner-only zone is "a card".
+        """
+        kind = event.get("event")
+        if kind == "choice" and event.get("secret") and event.get("player") != viewer:
+            who = event["text"].split(" secretly chooses ", 1)[0]
+            return {**event, "text": f"{who} makes a secret choice ({event.get('prompt', '')})"}
+        if kind == "move" and self._unseen_move(viewer, event):
+            cards = event.get("cards") or []
+            text = event["text"]
+            if len(cards) == 1 and text.startswith(cards[0]):
+                return {**event, "text": "a card" + text[len(cards[0]):]}
+        return event
+
+    def _unseen_move(self, viewer: int, event: dict) -> bool:
+        if event.get("hidden"):
+            return True
+        name, _, seat = str(event.get("to", "")).partition(":")
+        zones = getattr(getattr(getattr(self.engine, "game", None), "decls", None), "zones", {})
+        zone = zones.get(name) if isinstance(zones, dict) else None
+        return (zone is not None and getattr(zone, "visibility", None) == "owner"
+                and seat != "" and int(seat) != viewer)
 
 
 def format_event(event: dict, color: bool = False) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from cardsmith.interpreter.agents import (AgentError, HumanAgent, PlayerQuit, RandomAgent,
-                                          ScriptedAgent, ScriptError, view_lines)
+                                          ScriptedAgent, ScriptError, format_view, view_lines)
 
 
 @dataclass
@@ -217,3 +217,51 @@ def test_view_lines_of_empty_and_nested_values():
         "hand: (none)", "bonus: 0", "leader: yes", "target: none"]
     assert view_lines({"a": {"b": {"c": [1, 2]}}}) == ["a:", "  b:", "    c: 1, 2"]
     assert view_lines({"counts": {"deck": 3, "discard": 0}}) == ["counts: deck 3, discard 0"]
+
+
+ENGINE_VIEW = {
+    "you": 1, "round": 3,
+    "players": [{"name": "Player 1", "out": False, "colour": "red", "score": 4},
+                {"name": "Player 2", "out": False, "colour": "blue", "score": 2},
+                {"name": "Player 3", "out": True, "colour": "green", "score": 0}],
+    "game": {"first_flare": 9},
+    "zones": {
+        "box": {"zone": "box", "owner": None, "count": 2, "cards": None},
+        "hand:0": {"zone": "hand", "owner": 0, "count": 2, "cards": [None, None]},
+        "hand:1": {"zone": "hand", "owner": 1, "count": 2, "cards": ["Blue Spark", "Blue Blaze"]},
+        "hand:2": {"zone": "hand", "owner": 2, "count": 0, "cards": []},
+        "fire:1": {"zone": "fire", "owner": 1, "count": 3, "cards": ["Blue Flame", None, None]},
+        "ash": {"zone": "ash", "owner": None, "count": 1, "cards": ["Red Spark"]},
+    },
+    "decision": {"prompt": "Pick a signal", "options": ["Blue Spark", "Blue Blaze"], "rule": "x:1:1"},
+    "result": None,
+}
+
+
+def test_format_view_lays_out_the_engines_view_for_a_person():
+    assert format_view(ENGINE_VIEW) == [
+        "Round 3. You are Player 2.",
+        "Players:",
+        "  Player 1: colour red, score 4",
+        "  Player 2 (you): colour blue, score 2",
+        "  Player 3 (out): colour green, score 0",
+        "Game: first flare 9",
+        "Your zones:",
+        "  hand: Blue Spark, Blue Blaze",
+        "  fire: Blue Flame (and 2 hidden)",
+        "Player 1's zones:",
+        "  hand: 2 cards, hidden",
+        "Player 3's zones:",
+        "  hand: empty",
+        "Shared zones:",
+        "  box: 2 cards, hidden",
+        "  ash: Red Spark",
+    ]
+
+
+def test_human_agent_names_the_seat_from_the_engines_view():
+    agent, out = _human("2\n")
+    decision = Decision(1, "Pick a signal", ["Blue Spark", "Blue Blaze"])
+    assert agent.choose(ENGINE_VIEW, decision) == 1
+    assert "Player 2: Pick a signal" in out.getvalue()
+    assert "You are Player 2." in out.getvalue()

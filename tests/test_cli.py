@@ -11,11 +11,13 @@ from types import SimpleNamespace
 
 import pytest
 
-from cardsmith.interpreter.cli import describe_result, format_event, main, render_summary
+from cardsmith.interpreter.cli import (_EventPrinter, describe_result, format_event, main,
+                                       render_summary)
 from cardsmith.interpreter.stats import summarize_games
 
 ROOT = Path(__file__).resolve().parents[1]
 SPACE_WAR = ROOT / "games" / "space_war_in_space.cards"
+SIGNAL_FIRES = ROOT / "tests" / "games" / "signal_fires.cards"
 ENGINE_MODULES = ("cardsmith.dsl.loader", "cardsmith.dsl.render", "cardsmith.interpreter.engine")
 
 
@@ -62,6 +64,38 @@ def test_format_event_puts_the_rule_after_the_explained_line():
     event = {"n": 12, "event": "move", "rule": "space_war_in_space.cards:120:9",
              "text": "Player 1 reveals Axe Pilot."}
     assert format_event(event) == "   12  Player 1 reveals Axe Pilot.  (space_war_in_space.cards:120:9)"
+
+
+def test_the_log_a_person_reads_hides_what_their_seat_cannot_see():
+    events = [
+        {"n": 1, "event": "choice", "rule": "g.cards:5:1", "player": 1, "secret": True,
+         "prompt": "Pick a signal", "text": "Player 2 secretly chooses Blue Flame (Pick a signal)"},
+        {"n": 2, "event": "choice", "rule": "g.cards:5:1", "player": 0, "secret": True,
+         "prompt": "Pick a signal", "text": "Player 1 secretly chooses Red Spark (Pick a signal)"},
+        {"n": 3, "event": "move", "rule": "g.cards:6:1", "cards": ["Blue Flame"], "hidden": True,
+         "to": "fire:1", "text": "Blue Flame from Player 2's hand to Player 2's fire face down"},
+        {"n": 4, "event": "move", "rule": "g.cards:7:1", "cards": ["Moss Hulk"], "hidden": False,
+         "to": "hand:1", "text": "Moss Hulk from box to Player 2's hand"},
+        {"n": 5, "event": "move", "rule": "g.cards:7:1", "cards": ["Axe Pilot"], "hidden": False,
+         "to": "hand:0", "text": "Axe Pilot from box to Player 1's hand"},
+        {"n": 6, "event": "flip", "rule": "g.cards:8:1", "text": "Blue Flame is flipped face up"},
+    ]
+    zones = {"hand": SimpleNamespace(visibility="owner"), "fire": SimpleNamespace(visibility="public")}
+    engine = SimpleNamespace(log=events, game=SimpleNamespace(decls=SimpleNamespace(zones=zones)))
+    out, log_file = io.StringIO(), io.StringIO()
+    printer = _EventPrinter(out, quiet=False, viewer=0, log_file=log_file)
+    printer(engine)
+    assert [line.split("  (")[0].strip() for line in out.getvalue().splitlines()] == [
+        "1  Player 2 makes a secret choice (Pick a signal)",
+        "2  Player 1 secretly chooses Red Spark (Pick a signal)",
+        "3  a card from Player 2's hand to Player 2's fire face down",
+        "4  a card from box to Player 2's hand",
+        "5  Axe Pilot from box to Player 1's hand",
+        "6  Blue Flame is flipped face up",
+    ]
+    assert [json.loads(line) for line in log_file.getvalue().splitlines()] == events   # the file keeps all
+    printer(engine)                                     # nothing new: nothing printed twice
+    assert len(out.getvalue().splitlines()) == 6
 
 
 def _finished_engine(winners, draw=False):
@@ -168,6 +202,16 @@ def test_play_with_a_person_at_seat_two(engine, monkeypatch, capsys):
     assert "Player 2: what you see" in out
     assert "Player 1: what you see" not in out
     assert "Choose your Faction" in out
+
+
+def test_a_person_sees_their_hand_but_not_the_secret_choices_of_others(engine, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 200))
+    assert main(["play", str(SIGNAL_FIRES), "--players", "2", "--seed", "3", "--agent", "human"]) == 0
+    out = capsys.readouterr().out
+    assert "Your zones:\n  hand: Red Spark, Red Flame, Red Blaze" in out
+    assert "Player 2's zones:\n  hand: 3 cards, hidden" in out
+    assert "Player 2 makes a secret choice (Pick a signal)" in out
+    assert "Player 2 secretly chooses" not in out
 
 
 def test_play_a_file_with_errors_renders_diagnostics(engine, tmp_path, capsys):

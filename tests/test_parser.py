@@ -119,6 +119,11 @@ def test_independent_mistakes_in_separate_declarations_are_all_reported():
     assert found == [("E0001", 1), ("E0005", 7), ("E0010", 9)]
 
 
+def test_a_mistake_is_reported_once():
+    assert codes("\nfrobnicate\n") == ["E0010"]
+    assert codes("enum Side: up, down\nfrobnicate x\n") == ["E0010"]
+
+
 def test_recovery_stops_after_max_errors():
     text = "setup:\n    let x = 3\n" * (MAX_ERRORS + 5)
     assert len(diagnostics_of(text)) == MAX_ERRORS
