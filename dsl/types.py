@@ -83,6 +83,7 @@ class Typer:
         self.d = decls          # dsl.model.Declarations
         self.report = report
         self._define_stack: list[str] = []
+        self.calls: list[tuple[str, tuple]] = []     # (define name, argument types) seen at call sites
 
     # ------------------------------------------------------------------ names
     def field_type(self, fd: A.FieldDecl):
@@ -214,6 +215,7 @@ class Typer:
             self.report("E0301", f"'{e.name}' takes {len(d.params)} argument(s), got {len(e.args)}", e.span,
                         f"it is defined as {e.name}({', '.join(d.params)}) at line {d.span.line}")
             return ANY
+        self.calls.append((e.name, tuple(arg_types)))
         if e.name in self._define_stack:
             return ANY
         self._define_stack.append(e.name)
@@ -268,7 +270,9 @@ class Typer:
                 return self.field_type(self.d.player_fields[name])
             per = [z for z, zd in self.d.zones.items() if zd.per_player]
             self.report("E0206", f"unknown zone or attribute '{name}'", span,
-                        suggest(name, per + list(self.d.player_fields)))
+                        suggest(name, per + list(self.d.player_fields))
+                        or "a player's zones are " + (", ".join(per) or "none") + "; their attributes are "
+                        + (", ".join(self.d.player_fields) or "none (declare them under: player has:)"))
             return ANY
         return self._field_on(owner, name, span, "this")
 

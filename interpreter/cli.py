@@ -3,6 +3,7 @@
     cardsmith check FILE...                    errors with file:line:col, source line, caret, hint
     cardsmith play FILE --players N --seed S   one game, explained event by event
     cardsmith simulate FILE -n N --jobs J      many games: win rates with 95% CIs, game length
+    cardsmith test FILE...                     the scenarios: rules tests written in the language
     cardsmith demo                             a seeded game of Space War, then 200 simulated
 
 Exit codes: 0 done; 1 the input has errors (diagnostics are printed, never a traceback);
@@ -107,6 +108,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     sim.set_defaults(run=cmd_simulate)
+
+    test = commands.add_parser("test", help="run the scenarios (rules tests written in the language)")
+    test.add_argument("files", nargs="+", metavar="FILE")
+    test.add_argument("--seed", type=int, default=0, help="random seed of every scenario (default 0)")
+    test.add_argument("-v", "--verbose", action="store_true", help="print each failing scenario's log")
+    test.set_defaults(run=cmd_test)
 
     demo = commands.add_parser("demo", help="a seeded game of Space War: in Space!, then 200 more")
     demo.add_argument("--file", help=f"the game to show (default: {DEMO_FILE})")
@@ -227,7 +234,7 @@ class _EventPrinter:
             events = self.engine.log if self.engine is not None else []
         for event in events[self.seen:]:
             if self.log_file is not None:
-                self.log_file.write(json.dumps(event, ensure_ascii=False) + "\n")
+                self.log_file.write(json.dumps(event, sort_keys=True, ensure_ascii=False) + "\n")
             if not self.quiet:
                 shown = event if self.viewer is None else self._as_seen_by(self.viewer, event)
                 self.out.write(format_event(shown, color=self.color) + "\n")
@@ -382,6 +389,42 @@ def _num(value: float | None, digits: int = 0) -> str:
     if value is None:
         return "n/a"
     return f"{value:.{digits}f}" if digits else f"{value:g}"
+
+
+# ---------------------------------------------------------------- test
+
+
+def cmd_test(args: argparse.Namespace) -> int:
+    from cardsmith.dsl.loader import load_game
+
+    from .scenario import run_scenarios
+
+    passed = failed = 0
+    broken = False
+    for path in args.files:
+        try:
+            game = load_game(path)
+        except CardsmithError as err:
+            _report(err)
+            broken = True
+            continue
+        results = run_scenarios(game, seed=args.seed)
+        if not results:
+            print(f"{path}: no scenarios")
+        for result in results:
+            if result.ok:
+                passed += 1
+                print(f"PASS  {path}: {result.name}")
+                continue
+            failed += 1
+            print(f"FAIL  {path}: {result.name}")
+            for failure in result.failures:
+                print(f"      {failure}")
+            if args.verbose:
+                for event in result.log:
+                    print("    " + format_event(event))
+    print(f"{passed} passed, {failed} failed")
+    return EXIT_ERRORS if failed or broken else EXIT_OK
 
 
 # ---------------------------------------------------------------- demo

@@ -85,6 +85,11 @@ class Machine:
             raise GameAborted("E0802", err.message, err.span or (code.spans[pc] if code else None), err.hint) from None
         except RecursionError:
             raise GameAborted("E0803", "rules nested too deeply while running", code.spans[pc], None) from None
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            # the checker should have caught this; still, the designer gets a located error, not a traceback
+            raise GameAborted("E0804", f"this rule could not be carried out ({type(exc).__name__}: {exc})",
+                              code.spans[pc] if code else None,
+                              "please report it with the game file: the checker should have caught it") from None
         finally:
             st.steps = steps
             if st.result is not None:

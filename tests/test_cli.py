@@ -39,7 +39,7 @@ def engine():
 def test_help_lists_the_subcommands(capsys):
     assert main(["--help"]) == 0
     out = capsys.readouterr().out
-    for command in ("check", "play", "simulate", "demo"):
+    for command in ("check", "play", "simulate", "test", "demo"):
         assert command in out
 
 
@@ -192,6 +192,11 @@ def test_play_quiet_writes_the_log_as_json_lines(engine, tmp_path, capsys):
     assert events
     assert [e["n"] for e in events] == sorted(e["n"] for e in events)
     assert all({"n", "event", "rule", "text"} <= set(e) for e in events)
+    from cardsmith.dsl.loader import load_game
+    from cardsmith.interpreter.play import run_game
+
+    replay = run_game(load_game(str(SPACE_WAR)), 2, 3)          # the engine's own JSON lines
+    assert log.read_text() == replay.log_jsonl()
 
 
 def test_play_with_a_person_at_seat_two(engine, monkeypatch, capsys):
@@ -240,6 +245,28 @@ def test_play_a_game_that_never_ends_is_aborted(engine, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "forever.cards:" in err
     assert "Traceback" not in err
+
+
+def test_test_runs_the_scenarios_of_a_file(engine, capsys):
+    assert main(["test", str(SIGNAL_FIRES)]) == 0
+    out = capsys.readouterr().out
+    assert "PASS  " in out and "FAIL" not in out
+    assert out.splitlines()[-1] == "4 passed, 0 failed"
+
+
+def test_test_reports_a_failed_expectation_with_its_line(engine, tmp_path, capsys):
+    broken = tmp_path / "signal_fires.cards"
+    broken.write_text(SIGNAL_FIRES.read_text() + (
+        '\nscenario "Nobody scores in setup" with 2 players:\n'
+        '    give seat 1 the choice red\n'
+        '    give seat 2 the choice blue\n'
+        '    play setup\n'
+        '    expect seat 1\'s score = 5\n'))
+    assert main(["test", str(broken)]) == 1
+    out = capsys.readouterr().out
+    assert f"FAIL  {broken}: Nobody scores in setup" in out
+    assert "expectation failed" in out
+    assert out.splitlines()[-1] == "4 passed, 1 failed"
 
 
 def _timeless(stats: dict) -> dict:

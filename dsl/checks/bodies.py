@@ -24,7 +24,33 @@ class BodyChecker:
     def __init__(self, d: Declarations, sink: DiagnosticSink):
         self.d = d
         self.sink = sink
-        self.typer = Typer(d, lambda code, msg, span, hint: sink.error(code, msg, span, hint))
+        self.seen: set = set()
+        self.typer = Typer(d, self._report)
+        self.proc_calls: list[tuple[str, tuple]] = []
+
+    def _report(self, code, msg, span, hint) -> None:
+        # a body checked once per call signature must not repeat the same error
+        key = (code, msg, span)
+        if key not in self.seen:
+            self.seen.add(key)
+            self.sink.error(code, msg, span, hint)
+
+    def check_call_signatures(self) -> None:
+        """Check procedure and define bodies again with the argument types of each call site,
+        so `p's dek` in `procedure refill(p)` is caught when refill is called with a player."""
+        done: set = set()
+        for _ in range(50):                    # bodies calling bodies: bounded
+            todo = [c for c in self.proc_calls + self.typer.calls if c not in done]
+            if not todo:
+                return
+            for name, types in todo:
+                done.add((name, types))
+                if name in self.d.procedures:
+                    proc = self.d.procedures[name]
+                    self.block(proc.body, Scope(dict(zip(proc.params, types))))
+                elif name in self.d.defines:
+                    de = self.d.defines[name]
+                    self.typer.infer(de.expr, Scope(dict(zip(de.params, types))))
 
     def block(self, body, sc: Scope) -> None:
         for st in body:
@@ -144,6 +170,8 @@ class BodyChecker:
 
     def s_CallStmt(self, s, sc):
         p = self.d.procedures.get(s.name)
+        if p is not None and len(p.params) == len(s.args):
+            self.proc_calls.append((s.name, tuple(self.typer.infer_quiet(a, sc) for a in s.args)))
         if p is None:
             hint = (f"'{s.name}' is a value (define), not a procedure" if s.name in self.d.defines
                     else suggest(s.name, self.d.procedures) or f"declare it with: procedure {s.name}(...):")
@@ -285,7 +313,8 @@ def bodies(d: Declarations, sink: DiagnosticSink) -> None:
                 bc.expr(key.expr, Scope(it_type=CARD, in_ability=True), NUMBER)
     for sc_decl in d.scenarios:
         bc.block(sc_decl.body, Scope())
+    bc.check_call_signatures()
     for w in d.windows:
         for ev in w.after:
             if ev not in d.events and ev not in BUILTIN_EVENTS:
-                sink.error("E0210", f"unknown event '{ev}'", w.span, suggest(ev, list(d.events) + list(BUILTIN_EVENTS)))
+                bc.sink.error("E0210", f"unknown event '{ev}'", w.span, suggest(ev, list(d.events) + list(BUILTIN_EVENTS)))
