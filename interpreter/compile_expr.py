@@ -104,8 +104,10 @@ class ExprCompiler:
                 return xs[0] if xs else None
             return first
         if name == "any":
+            # yes when some element is there and is not `no`/none: works for lists of flags
+            # (`any(x > 0 for each x in C)`) and for lists of cards or players alike
             a = args[0]
-            return lambda m, env: bool(a(m, env))
+            return lambda m, env: any(x is not None and x is not False for x in a(m, env))
         return self._define_call(e, sc, args)
 
     def _define_call(self, e, sc, args):

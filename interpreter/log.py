@@ -60,7 +60,8 @@ class EventLog:
     # ------------------------------------------------------------------ events
     def emit(self, m, kind: str, span, data: dict, text: str) -> None:
         st = m.st
-        ev = {"n": len(self.events) + 1, "round": st.round, "event": kind,
+        st.event_n += 1        # numbered in the state, so a restored game goes on counting
+        ev = {"n": st.event_n, "round": st.round, "event": kind,
               "rule": span.short if span is not None else "engine",
               "step": st.step_path[-1] if st.step_path else "", "text": text}
         ev.update(data)

@@ -140,6 +140,9 @@ class Machine:
         owner_seat = self.zone_owner(key)
         card_zone, face_up, owner = st.card_zone, st.face_up, st.owner
         sources = []
+        # "revealed" means unknown → known: face up in a public zone, and not so before
+        was_visible = [face_up[c] and self._public(card_zone[c]) for c in cards] \
+            if "revealed" in self.prog.triggers else ()
         for c in cards:
             src = card_zone[c]
             zones[src].remove(c)
@@ -156,9 +159,17 @@ class Machine:
         self.dirty |= ZONES
         if self.log.on:
             self.log.move(self, cards, sources, key, place, face, span)
-        if "moved" in self.prog.triggers:
+        triggers = self.prog.triggers
+        if "moved" in triggers:
             for c, src in zip(cards, sources):
                 self.announce("moved", {"card": c, "from_zone": src, "to_zone": key}, span)
+        if "revealed" in triggers and decl.visibility == "public":
+            for c, src, was_up in zip(cards, sources, was_visible):
+                if face_up[c] and not was_up:
+                    self.announce("revealed", {"card": c}, span)
+
+    def _public(self, key) -> bool:
+        return self.prog.decls.zones[key.partition(":")[0]].visibility == "public"
 
     def shuffle(self, key, span) -> None:
         self.st.rng = R.shuffle(self.st.rng, self.zones[key])
@@ -176,6 +187,8 @@ class Machine:
                                   f"{self.card_label(c)} is flipped face {'up' if up else 'down'}")
                 if "flipped" in self.prog.triggers:
                     self.announce("flipped", {"card": c}, span)
+                if up and "revealed" in self.prog.triggers and self._public(self.st.card_zone[c]):
+                    self.announce("revealed", {"card": c}, span)
 
     def assign(self, kind: str, owner, name: str, value, span) -> None:
         if kind == "game":

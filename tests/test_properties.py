@@ -154,8 +154,6 @@ def drive_some(eng: Engine, choices: list[int]) -> None:
         eng.decide(i)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug (reported): a restored engine numbers its log "
-                                       "events from 1 again; GameState.event_n is never used")
 def test_a_restored_log_goes_on_numbering_its_events(space_war):
     whole = Engine(space_war, 2, 5)
     choices = drive(whole, default_agents(2, 5))
