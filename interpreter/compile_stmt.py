@@ -327,10 +327,12 @@ class StmtCompiler:
         for end in ends:
             end[0] = ctx.code.here()
 
-    def _loop(self, ctx, head: int, body_fn, span) -> None:
-        breaks: list = []
+    def _loop_body(self, ctx, body, head: int, exit_box: list, span) -> None:
+        """The body of a loop, a jump back to `head`, and every `stop` (and the loop's own
+        exit test, through `exit_box`) patched to land after it."""
+        breaks: list = [exit_box]
         ctx.loops.append((breaks, ctx.steps))
-        body_fn()
+        self.block(body, ctx)
         ctx.loops.pop()
         ctx.code.emit(_jump([head]), span)
         end = ctx.code.here()
@@ -365,18 +367,10 @@ class StmtCompiler:
             env[idx] = i
             fr[1] = end[0]
         ctx.code.emit(step, s.span)
-        breaks: list = []
-        ctx.loops.append((breaks, ctx.steps))
-        self.block(s.body, ctx)
-        ctx.loops.pop()
-        ctx.code.emit(_jump([head]), s.span)
-        end[0] = ctx.code.here()
-        for box in breaks:
-            box[0] = end[0]
+        self._loop_body(ctx, s.body, head, end, s.span)
 
     def s_RepeatStmt(self, s, ctx):
-        head = ctx.code.here()
-        self._loop(ctx, head, lambda: self.block(s.body, ctx), s.span)
+        self._loop_body(ctx, s.body, ctx.code.here(), [0], s.span)
 
     def s_WhileStmt(self, s, ctx):
         cond = self.cx(s.cond, ctx)
@@ -388,14 +382,7 @@ class StmtCompiler:
             if bool(cond(m, fr[2])) == until:
                 fr[1] = exit_box[0]
         ctx.code.emit(test, s.cond.span)
-        breaks: list = []
-        ctx.loops.append((breaks, ctx.steps))
-        self.block(s.body, ctx)
-        ctx.loops.pop()
-        ctx.code.emit(_jump([head]), s.span)
-        exit_box[0] = ctx.code.here()
-        for box in breaks:
-            box[0] = exit_box[0]
+        self._loop_body(ctx, s.body, head, exit_box, s.span)
 
     def s_TimesStmt(self, s, ctx):
         count = self.cx(s.count, ctx)
@@ -415,14 +402,7 @@ class StmtCompiler:
             else:
                 env[var] -= 1
         ctx.code.emit(test, s.span)
-        breaks: list = []
-        ctx.loops.append((breaks, ctx.steps))
-        self.block(s.body, ctx)
-        ctx.loops.pop()
-        ctx.code.emit(_jump([head]), s.span)
-        exit_box[0] = ctx.code.here()
-        for box in breaks:
-            box[0] = exit_box[0]
+        self._loop_body(ctx, s.body, head, exit_box, s.span)
 
     def s_StopStmt(self, s, ctx):
         breaks, depth = ctx.loops[-1]
