@@ -131,3 +131,23 @@ def test_a_broken_mutant_is_reported_in_the_mutated_file(mutant_path):
     assert any(d.span.line == line for d in diags)
     with pytest.raises(CardsmithError):
         load_game(str(mutant_path))
+
+
+def test_an_unknown_attribute_of_a_parameter_is_a_located_error_not_a_crash(mutant_path):
+    """A mutant the fuzzer found (`p's bonus` -> `p's interpretation` in a define): it used to pass
+    the checks and crash the engine with a bare KeyError; now it must be a located error."""
+    text = SOURCE.replace("+ p's bonus", "+ p's interpretation", 1)
+    assert text != SOURCE
+    mutant_path.write_text(text, encoding="utf-8")
+    try:
+        game = load_game(str(mutant_path))
+    except CardsmithError as err:
+        assert err.diagnostics[0].span.path == str(mutant_path)
+        return
+    with pytest.raises(GameAborted) as info:
+        eng = Engine(game, 2, seed=1, max_steps=MAX_STEPS)
+        agents = default_agents(2, 1)
+        while not eng.finished:
+            d = eng.pending
+            eng.decide(agents[d.player].choose(eng.view(d.player), d))
+    assert info.value.diagnostics[0].span.path == str(mutant_path)
