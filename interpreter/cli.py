@@ -5,6 +5,8 @@
     cardsmith simulate FILE -n N --jobs J      many games: win rates with 95% CIs, game length
     cardsmith test FILE...                     the scenarios: rules tests written in the language
     cardsmith demo                             a seeded game of Space War, then 200 simulated
+    cardsmith rulebook FILE -o DIR             the printable rulebook (html, pdf or md)
+    cardsmith diagram FILE -o OUT.svg          the phase diagram, or the zones' card flow
 
 Exit codes: 0 done; 1 the input has errors (diagnostics are printed, never a traceback);
 2 a game ran past its step bound, or the command line is malformed; 3 an internal error
@@ -122,6 +124,21 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("-n", "--games", type=_positive, default=200)
     demo.add_argument("--jobs", "-j", type=int, default=0)
     demo.set_defaults(run=cmd_demo)
+
+    book = commands.add_parser("rulebook", help="write the printable rulebook (HTML, PDF or Markdown)")
+    book.add_argument("file", metavar="FILE")
+    book.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write the rulebook into")
+    book.add_argument("--format", choices=("html", "pdf", "md"), default="html", help="default: html")
+    book.add_argument("--templates", metavar="DIR", help="your own Jinja templates (any of book.html.j2, "
+                      "book.md.j2, style.css), used before the built-in ones")
+    book.set_defaults(run=cmd_rulebook)
+
+    diagram = commands.add_parser("diagram", help="draw the phase diagram or the zone diagram (SVG)")
+    diagram.add_argument("file", metavar="FILE")
+    diagram.add_argument("-o", "--output", required=True, metavar="OUT.svg",
+                         help="the SVG to write (a name ending in .dot writes the Graphviz source only)")
+    diagram.add_argument("--kind", choices=("phases", "zones"), default="phases", help="default: phases")
+    diagram.set_defaults(run=cmd_diagram)
     return parser
 
 
@@ -458,6 +475,58 @@ def _demo_file(given: str | None) -> Path:
         return beside
     raise UsageError(f"cannot find {DEMO_FILE}: run the demo from the cardsmith folder "
                      "or pass --file")
+
+
+# ---------------------------------------------------------------- rulebook and diagram
+
+
+def cmd_rulebook(args: argparse.Namespace) -> int:
+    from jinja2 import TemplateError
+
+    from cardsmith.dsl.loader import load_game
+    from cardsmith.dsl.publish.browser import BrowserMissing
+    from cardsmith.dsl.publish.rulebook import write_rulebook
+
+    if args.templates and not Path(args.templates).is_dir():
+        raise UsageError(f"--templates {args.templates}: no such folder")
+    game = load_game(args.file)
+    try:
+        files, warnings = write_rulebook(game, args.output, args.format, args.templates)
+    except BrowserMissing as err:
+        raise UsageError(str(err)) from err
+    except TemplateError as err:
+        where = f"{err.filename}:{err.lineno}: " if getattr(err, "filename", None) else ""
+        raise UsageError(f"template error: {where}{err}") from err
+    for warning in warnings:
+        print(f"cardsmith: {warning}", file=sys.stderr)
+    for path in files:
+        print(f"wrote {path}")
+    return EXIT_OK
+
+
+def cmd_diagram(args: argparse.Namespace) -> int:
+    from cardsmith.dsl.loader import load_game
+    from cardsmith.dsl.publish.diagrams import dot_source, to_svg
+
+    game = load_game(args.file)
+    out = Path(args.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    source = dot_source(game.decls, args.kind)
+    if out.suffix == ".dot":
+        out.write_text(source, encoding="utf-8")
+        print(f"wrote {out}")
+        return EXIT_OK
+    svg = to_svg(source)
+    if svg is None:
+        dot_path = out.with_suffix(".dot")
+        dot_path.write_text(source, encoding="utf-8")
+        print(f"cardsmith: Graphviz is not installed (no 'dot' program), so {out} was not drawn; "
+              f"its DOT source is in {dot_path}. Install the Debian package 'graphviz', or draw it "
+              f"elsewhere with: dot -Tsvg {dot_path} -o {out}", file=sys.stderr)
+        return EXIT_ERRORS
+    out.write_text(svg, encoding="utf-8")
+    print(f"wrote {out}")
+    return EXIT_OK
 
 
 # ---------------------------------------------------------------- output helpers

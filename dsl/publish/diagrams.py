@@ -1,0 +1,573 @@
+"""The phase diagram and the zone diagram of a game, as Graphviz DOT (and SVG when `dot` runs).
+
+Phases: setup, each round, and inside them the phases and steps as nested clusters, in the
+order they are played; loops (`repeat`, `repeat until ...`, `repeat N times`, `for each`
+around flow) as a head node with the way back and the way out; branches (`if` / `else`,
+`may`) as a diamond whose edges carry their conditions; secret choices; response windows
+(hexagons) where a window opens; `as soon as` end checks beside the flow. Statements that do
+not shape the flow are summarised, in English, in small notes.
+
+    round "Contest":                       ┌ Round “Contest” ────────────────┐
+        step "Reveal": ...                 │ Step “Reveal” → Step “Battle…”  │
+        step "Battle or War": ...          └──────────── next round ←────────┘
+
+Zones: every zone is a node; every `move` is an edge from the zones its cards come from
+(`cards in X`, `top card of X`, a name chosen from those) to the zone it goes to, labelled
+with the rule that moves them.
+
+Every statement class has a walker in WALKERS (tests/test_diagrams.py checks it), so a new
+statement cannot be forgotten by the phase diagram.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import textwrap
+from dataclasses import dataclass, field
+
+import graphviz
+
+from .. import ast as A
+from . import english as E
+
+FONT = "DejaVu Sans"
+GRAPH_ATTR = {"fontname": FONT, "fontsize": "11", "rankdir": "TB", "compound": "true",
+              "nodesep": "0.3", "ranksep": "0.35", "newrank": "true"}
+NODE_ATTR = {"fontname": FONT, "fontsize": "10", "shape": "box", "style": "rounded"}
+EDGE_ATTR = {"fontname": FONT, "fontsize": "9"}
+WRAP = 30
+SKIP_IN_SUMMARY = (A.LetStmt, A.SayStmt, A.DocItem, A.ExpectStmt, A.GiveStmt)
+
+
+def label(text: str, width: int = WRAP, max_lines: int = 6) -> str:
+    """English text as a DOT label: wrapped, escaped, at most `max_lines` lines."""
+    lines: list[str] = []
+    for part in E.plain(text).split("\n"):
+        lines.extend(textwrap.wrap(part, width) or [""])
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+        lines[-1] += " …"
+    return "\\n".join(graphviz.escape(ln) for ln in lines)
+
+
+# ================================================================ the phase diagram
+
+
+@dataclass
+class Frag:
+    """A piece of the flow: where it starts, and the ways out of it (node, edge label)."""
+    entry: str | None = None
+    exits: list = field(default_factory=list)
+    stops: bool = False          # the block leaves its loop before doing anything
+
+
+@dataclass
+class Loop:
+    """The innermost loop: where `stop` leads."""
+    breaks: list = field(default_factory=list)
+
+
+STOP = object()
+
+
+class PhaseDiagram:
+    """Builds the phase diagram of a game's declarations."""
+
+    def __init__(self, decls, ctx: E.Ctx | None = None):
+        self.d = decls
+        self.ctx = ctx or E.make_ctx(decls, param_types=E.param_types(decls))
+        self.count = 0
+        self.edges: list[tuple] = []
+        self.calls: list[str] = []        # procedures being walked (no recursion)
+        self.windows: dict[str, list[str]] = {}
+        for w in decls.windows:
+            for ev in w.after:
+                self.windows.setdefault(ev, []).append(w.name)
+
+    # ---------------------------------------------------------------- graph helpers
+    def node(self, g, text: str, **attrs) -> str:
+        self.count += 1
+        name = f"n{self.count}"
+        g.node(name, text, **attrs)
+        return name
+
+    def cluster(self, text: str, **attrs):
+        self.count += 1
+        sub = graphviz.Digraph(name=f"cluster_{self.count}")
+        sub.attr(label=text, labeljust="l", fontname=FONT, fontsize="11", **attrs)
+        return sub
+
+    def edge(self, a: str, b: str, text: str | None = None, **attrs) -> None:
+        self.edges.append((a, b, text, attrs))
+
+    def connect(self, exits, target: str) -> None:
+        for node, text in exits:
+            self.edge(node, target, text)
+
+    def describe(self, st, ctx: E.Ctx) -> str:
+        """The statement's first sentence; names it binds become known to `ctx`."""
+        lines = E.describe(st, ctx)
+        return lines[0].text if lines else ""
+
+    # ---------------------------------------------------------------- what shapes the flow
+    def structural(self, st) -> bool:
+        if isinstance(st, (A.StepStmt, A.TurnStmt, A.RepeatStmt, A.WhileStmt, A.SecretStmt, A.StopStmt)):
+            return True
+        if isinstance(st, (A.IfStmt, A.ForStmt, A.TimesStmt, A.MayStmt)):
+            return any(self.structural_block(b) for b in E.blocks_of(st))
+        if isinstance(st, A.CallStmt):
+            proc = self.d.procedures.get(st.name)
+            if proc is None or st.name in self.calls:
+                return False
+            self.calls.append(st.name)
+            try:
+                return self.structural_block(proc.body)
+            finally:
+                self.calls.pop()
+        return bool(self.window_after(st))
+
+    def structural_block(self, body) -> bool:
+        return any(self.structural(st) for st in body)
+
+    def window_after(self, st) -> list[str]:
+        """The response windows that open after this statement's events."""
+        if isinstance(st, A.AnnounceStmt):
+            return self.windows.get(st.event, [])
+        if isinstance(st, A.FlipStmt):
+            return self.windows.get("flipped", []) + self.windows.get("revealed", [])
+        if isinstance(st, A.MoveStmt):
+            return self.windows.get("moved", []) + (self.windows.get("revealed", []) if st.face == "up" else [])
+        return []
+
+    def window_nodes(self, g, names: list[str], start: Frag) -> Frag:
+        for name in dict.fromkeys(names):
+            w = self.node(g, label(f"response window {E.quote(name)}"), shape="hexagon",
+                          style="filled", fillcolor="#fde9c9")
+            self.connect(start.exits, w)
+            start = Frag(start.entry or w, [(w, None)])
+        return start
+
+    # ---------------------------------------------------------------- blocks
+    def summary(self, texts: list[str]) -> str | None:
+        texts = [t for t in texts if t]
+        if not texts:
+            return None
+        shown = [label(t, WRAP, 3) for t in texts[:2]]
+        if len(texts) > 2:
+            shown.append(f"(and {len(texts) - 2} more)")
+        return "\\n".join(shown)
+
+    def action(self, g, texts: list[str]) -> Frag:
+        text = self.summary(texts)
+        if text is None:
+            return Frag()
+        n = self.node(g, text, shape="note", style="", fontsize="9", color="#777777")
+        return Frag(n, [(n, None)])
+
+    def block(self, body, g, loop: Loop, ctx: E.Ctx) -> Frag:
+        frag = Frag()
+        exits: list = []
+        run: list = []
+
+        def attach(f: Frag) -> None:
+            nonlocal exits
+            if f.entry is None:
+                return
+            if frag.entry is None:
+                frag.entry = f.entry
+            else:
+                self.connect(exits, f.entry)
+            exits = f.exits
+
+        for st in body:
+            result = WALKERS[type(st).__name__](self, st, g, loop, ctx)
+            if isinstance(result, str):
+                if not isinstance(st, SKIP_IN_SUMMARY):
+                    run.append(result)
+                continue
+            attach(self.action(g, run))
+            run = []
+            if result is STOP:
+                if frag.entry is None:
+                    frag.stops = True
+                else:
+                    loop.breaks.extend(exits)
+                frag.exits = []
+                return frag
+            attach(result)
+        attach(self.action(g, run))
+        frag.exits = exits
+        return frag
+
+    def enclosed(self, body, g, title: str, loop: Loop, ctx: E.Ctx, **attrs) -> Frag:
+        """A named part of the flow: a cluster when it has flow inside, else one box."""
+        if self.structural_block(body):
+            sub = self.cluster(label(title, 40, 2), **attrs)
+            f = self.block(body, sub, loop, ctx)
+            if f.entry is None:
+                n = self.node(sub, label(title))
+                f = Frag(n, [(n, None)])
+            g.subgraph(sub)
+            return f
+        n = self.node(g, label(title), penwidth="1.5")
+        return Frag(n, [(n, None)])
+
+    # ---------------------------------------------------------------- the whole game
+    def build(self) -> graphviz.Digraph:
+        g = graphviz.Digraph("phases", graph_attr=dict(GRAPH_ATTR, label=label(self.title(), 60, 2),
+                                                       labelloc="t"),
+                             node_attr=NODE_ATTR, edge_attr=EDGE_ATTR)
+        start = self.node(g, "start", shape="circle", style="filled", fillcolor="#222222",
+                          fontcolor="white", width="0.5", fixedsize="true")
+        exits = [(start, None)]
+        if self.d.setup is not None:
+            f = self.enclosed(self.d.setup.body, g, "Setup", Loop(), self.ctx.child(), style="rounded")
+            if f.entry:
+                self.connect(exits, f.entry)
+                exits = f.exits
+        for r in self.d.rounds:
+            sub = self.cluster(label(f"Round {E.quote(r.name)} — played again and again until the game ends", 60, 2),
+                               style="rounded,bold")
+            f = self.block(r.body, sub, Loop(), self.ctx.child())
+            if f.entry is None:
+                n = self.node(sub, label(f"Round {E.quote(r.name)}"))
+                f = Frag(n, [(n, None)])
+            g.subgraph(sub)
+            self.connect(exits, f.entry)
+            for node, text in f.exits:
+                self.edge(node, f.entry, "next round" if text is None else f"{text}; next round",
+                          style="dashed", constraint="false")
+            exits = []
+        if self.d.end_checks:
+            sub = self.cluster("At any moment: the end checks", style="dashed")
+            end = None
+            for ec in self.d.end_checks:
+                c = self.ctx.child()
+                body = self.summary([self.describe(st, c) for st in ec.body
+                                     if not isinstance(st, SKIP_IN_SUMMARY)])
+                text = label(f"as soon as {E.cond(ec.cond, self.ctx.child())}", WRAP, 4)
+                n = self.node(sub, text + ("\\n→ " + body if body else ""), shape="box", style="rounded,dashed")
+                if end is None:
+                    end = self.node(g, "game over", shape="doublecircle", width="0.6", fontsize="9")
+                self.edge(n, end, None)
+            g.subgraph(sub)
+        for a, b, text, attrs in self.edges:
+            g.edge(a, b, label=label(text, 24, 4) if text else None, **attrs)
+        return g
+
+    def title(self) -> str:
+        name = self.d.game.title if self.d.game else "the game"
+        return f"{name}: the turn structure"
+
+
+# ---------------------------------------------------------------- walkers, one per statement class
+# A walker returns a Frag (it shapes the flow), STOP, or the statement's English (a summary line).
+
+
+def walk_simple(pd: PhaseDiagram, st, g, loop: Loop, ctx: E.Ctx):
+    """A statement that does not shape the flow: its sentence, summarised with its neighbours."""
+    text = pd.describe(st, ctx)
+    names = pd.window_after(st)
+    if not names:
+        return text
+    f = pd.action(g, [text])
+    return pd.window_nodes(g, names, f)
+
+
+def walk_StopStmt(pd: PhaseDiagram, st, g, loop: Loop, ctx: E.Ctx):
+    return STOP
+
+
+def walk_StepStmt(pd: PhaseDiagram, st: A.StepStmt, g, loop: Loop, ctx: E.Ctx):
+    before = pd.windows.get("step_started", [])
+    after = pd.windows.get("step_ended", [])
+    f = pd.enclosed(st.body, g, f"{E.cap(st.kind)} {E.quote(st.name)}", loop, ctx.child(),
+                    style="rounded,filled", fillcolor="#f3f6fb" if st.kind == "step" else "#e8eef8")
+    if before:
+        w = pd.window_nodes(g, before, Frag(None, []))
+        pd.connect(w.exits, f.entry)
+        f = Frag(w.entry, f.exits)
+    return pd.window_nodes(g, after, f)
+
+
+def walk_TurnStmt(pd: PhaseDiagram, st: A.TurnStmt, g, loop: Loop, ctx: E.Ctx):
+    who = E.np(st.player, ctx)
+    return pd.enclosed(st.body, g, f"Turn of {who}", loop, ctx.child(), style="rounded,dashed")
+
+
+def walk_IfStmt(pd: PhaseDiagram, st: A.IfStmt, g, loop: Loop, ctx: E.Ctx):
+    if not pd.structural(st):
+        return walk_simple(pd, st, g, loop, ctx)
+    d = pd.node(g, "if", shape="diamond", style="", width="0.4", height="0.4", fontsize="8")
+    exits: list = []
+    branches = [(E.cond(c, ctx), body) for c, body in st.branches]
+    if st.else_body is not None:
+        branches.append(("otherwise", st.else_body))
+    for text, body in branches:
+        f = pd.block(body, g, loop, ctx.child())
+        if f.entry is not None:
+            pd.edge(d, f.entry, text)
+            exits.extend(f.exits)
+        elif f.stops:
+            loop.breaks.append((d, text))
+        else:
+            exits.append((d, text))
+    if st.else_body is None:
+        exits.append((d, "otherwise"))
+    return Frag(d, exits)
+
+
+def _loop(pd: PhaseDiagram, g, head_text: str, body, out_text: str | None, ctx: E.Ctx) -> Frag:
+    head = pd.node(g, label(head_text), shape="ellipse", style="bold")
+    inner = Loop()
+    f = pd.block(body, g, inner, ctx)
+    if f.entry is not None:
+        pd.edge(head, f.entry, None)
+        for node, text in f.exits:
+            pd.edge(node, head, "again" if text is None else f"{text}; again", style="dashed")
+    exits = ([(head, out_text)] if out_text is not None else []) + inner.breaks
+    if f.stops:
+        exits.append((head, None))
+    return Frag(head, exits)
+
+
+def walk_RepeatStmt(pd: PhaseDiagram, st: A.RepeatStmt, g, loop: Loop, ctx: E.Ctx):
+    return _loop(pd, g, "repeat", st.body, None, ctx.child(loop="repeat"))
+
+
+def walk_WhileStmt(pd: PhaseDiagram, st: A.WhileStmt, g, loop: Loop, ctx: E.Ctx):
+    c = E.cond(st.cond, ctx)
+    inner = ctx.child(loop="repeat")
+    if st.until:
+        return _loop(pd, g, f"repeat until {c}", st.body, f"when {c}", inner)
+    return _loop(pd, g, f"repeat while {c}", st.body, "when it no longer holds", inner)
+
+
+def walk_TimesStmt(pd: PhaseDiagram, st: A.TimesStmt, g, loop: Loop, ctx: E.Ctx):
+    if not pd.structural(st):
+        return walk_simple(pd, st, g, loop, ctx)
+    return _loop(pd, g, f"repeat {E.np(st.count, ctx)} times", st.body, "done", ctx.child(loop="repeat"))
+
+
+def walk_ForStmt(pd: PhaseDiagram, st: A.ForStmt, g, loop: Loop, ctx: E.Ctx):
+    if not pd.structural(st):
+        return walk_simple(pd, st, g, loop, ctx)
+    head, inner = E.for_head(st, ctx)
+    return _loop(pd, g, head, st.body, "done", inner)
+
+
+def walk_MayStmt(pd: PhaseDiagram, st: A.MayStmt, g, loop: Loop, ctx: E.Ctx):
+    if not pd.structural(st):
+        return walk_simple(pd, st, g, loop, ctx)
+    who = E.np(st.player, ctx)
+    d = pd.node(g, label(f"{who} may: {E.quote(st.prompt)}"), shape="diamond", style="")
+    f = pd.block(st.body, g, loop, ctx.child())
+    exits = [(d, "no")]
+    if f.entry is not None:
+        pd.edge(d, f.entry, "yes")
+        exits += f.exits
+    else:
+        exits.append((d, "yes"))
+    return Frag(d, exits)
+
+
+def walk_SecretStmt(pd: PhaseDiagram, st: A.SecretStmt, g, loop: Loop, ctx: E.Ctx):
+    head, inner = E.secret_head(st, ctx)
+    n = pd.node(g, label(head + "; then all choices are revealed together"), shape="parallelogram",
+                style="filled", fillcolor="#eeeeee")
+    f = pd.block(st.body, g, loop, inner)
+    if f.entry is None:
+        return Frag(n, [(n, None)])
+    pd.edge(n, f.entry, "for each player")
+    return Frag(n, f.exits)
+
+
+def walk_CallStmt(pd: PhaseDiagram, st: A.CallStmt, g, loop: Loop, ctx: E.Ctx):
+    if not pd.structural(st):
+        return walk_simple(pd, st, g, loop, ctx)
+    proc = pd.d.procedures[st.name]
+    pd.calls.append(st.name)
+    try:
+        return pd.enclosed(proc.body, g, f"{E.title(st.name)} (procedure)", Loop(),
+                           E.params_ctx(pd.ctx, proc.name, proc.params), style="rounded,dashed")
+    finally:
+        pd.calls.pop()
+
+
+WALKERS = {name: walk_simple for name in (
+    "DocItem", "MoveStmt", "ShuffleStmt", "FlipStmt", "SetStmt", "AddStmt", "SubtractStmt",
+    "LetStmt", "ChooseStmt", "AnnounceStmt", "EliminateStmt", "WinStmt", "DrawGameStmt",
+    "RollStmt", "CounterStmt", "NegateStmt", "SkipStmt", "ExpectStmt", "GiveStmt", "SayStmt",
+    "PlayStmt")}
+WALKERS.update({
+    "StopStmt": walk_StopStmt, "CallStmt": walk_CallStmt, "IfStmt": walk_IfStmt,
+    "ForStmt": walk_ForStmt, "RepeatStmt": walk_RepeatStmt, "WhileStmt": walk_WhileStmt,
+    "TimesStmt": walk_TimesStmt, "StepStmt": walk_StepStmt, "TurnStmt": walk_TurnStmt,
+    "MayStmt": walk_MayStmt, "SecretStmt": walk_SecretStmt,
+})
+
+
+def phases_graph(decls, ctx: E.Ctx | None = None) -> graphviz.Digraph:
+    return PhaseDiagram(decls, ctx).build()
+
+
+# ================================================================ the zone diagram
+
+ELSEWHERE = "(where the card is)"
+
+
+class ZoneDiagram:
+    """Zones as nodes, `move` statements as edges labelled with the rule that moves the cards."""
+
+    def __init__(self, decls):
+        self.d = decls
+        self.moves: dict[tuple[str, str], list[str]] = {}
+
+    def zone(self, e, env: dict) -> str | None:
+        """The declared zone an expression names (`p's deck`, `every fire`, `box`)."""
+        if isinstance(e, (A.Possessive, A.Your, A.EveryZone)) and e.name in self.d.zones:
+            return e.name
+        if isinstance(e, A.Name):
+            if e.name in env:
+                zones = env[e.name]
+                return zones[0] if len(zones) == 1 else None
+            if e.name in self.d.zones:
+                return e.name
+        return None
+
+    def sources(self, e, env: dict) -> list[str]:
+        """The zones the cards of `e` come from ([] when the rules do not say)."""
+        if isinstance(e, (A.CardsIn, A.TopCard, A.TopCards)):
+            z = self.zone(e.zone, env)
+            return [z] if z else []
+        if isinstance(e, A.WhereExpr):
+            return self.sources(e.coll, env)
+        if isinstance(e, A.Call) and len(e.args) == 1:
+            return self.sources(e.args[0], env)
+        if isinstance(e, A.ListExpr):
+            return list(dict.fromkeys(z for i in e.items for z in self.sources(i, env)))
+        if isinstance(e, A.Name) and e.name in env:
+            return list(env[e.name])
+        return []
+
+    def walk(self, body, rule: str, env: dict) -> None:
+        for st in body:
+            if isinstance(st, A.MoveStmt):
+                dst = self.zone(st.to, env)
+                if dst is not None:
+                    for src in self.sources(st.what, env) or [ELSEWHERE]:
+                        rules = self.moves.setdefault((src, dst), [])
+                        if rule not in rules:
+                            rules.append(rule)
+            elif isinstance(st, (A.LetStmt, A.ChooseStmt, A.SecretStmt)):
+                value = st.value if isinstance(st, A.LetStmt) else st.options
+                found = self.sources(value, env)
+                if found:
+                    env[st.name] = found
+                elif st.name in env:
+                    del env[st.name]
+            elif isinstance(st, A.ForStmt):
+                found = self.sources(st.coll, env)
+                if found:
+                    env[st.name] = found
+            inner_rule = f"{st.kind} {E.quote(st.name)}" if isinstance(st, A.StepStmt) else rule
+            for b in E.blocks_of(st):
+                self.walk(b, inner_rule, dict(env))
+
+    def known_places(self, condition) -> dict:
+        """Names a trigger's condition places in a zone: `card is in cards in your discard`."""
+        env: dict = {}
+        parts = condition.items if isinstance(condition, A.AndChain) else (condition,)
+        for c in parts:
+            if isinstance(c, A.IsIn) and not c.negated and isinstance(c.item, A.Name):
+                z = self.sources(c.coll, {}) or ([self.zone(c.coll, {})] if self.zone(c.coll, {}) else [])
+                if z:
+                    env[c.item.name] = z
+        return env
+
+    def abilities(self, owner: str, abilities) -> None:
+        for ab in abilities:
+            if isinstance(ab, (A.Triggered, A.Replacement)):
+                env = self.known_places(ab.cond) if ab.cond is not None else {}
+                self.walk(ab.body, f"{owner}: when {E.human(ab.event)}", env)
+            elif isinstance(ab, A.Activated):
+                self.walk(ab.body, f"{owner}: {E.quote(ab.name)}", {})
+
+    def build(self) -> graphviz.Digraph:
+        d = self.d
+        if d.setup:
+            self.walk(d.setup.body, "setup", {})
+        for r in d.rounds:
+            self.walk(r.body, f"round {E.quote(r.name)}", {})
+        for name, proc in d.procedures.items():
+            self.walk(proc.body, E.title(name), {})
+        for ec in d.end_checks:
+            self.walk(ec.body, "end check", {})
+        for ct in d.card_types.values():
+            self.abilities(ct.name, ct.abilities)
+        for cd in d.cards:
+            self.abilities(E.quote(cd.name), cd.abilities)
+        for kw in d.keywords.values():
+            self.abilities(f"keyword {kw.name}", kw.abilities)
+        title = (d.game.title if d.game else "the game") + ": where the cards go"
+        g = graphviz.Digraph("zones", graph_attr=dict(GRAPH_ATTR, rankdir="LR", label=label(title, 60, 2),
+                                                      labelloc="t"),
+                             node_attr=NODE_ATTR, edge_attr=EDGE_ATTR)
+        fills = {"hidden": "#d9d9d9", "owner": "#eef3d6", "public": "#ffffff"}
+        for z in d.zones.values():
+            whose = "each player" if z.per_player else "shared"
+            seen = {"hidden": "hidden", "owner": "owner only", "public": "public"}[z.visibility]
+            g.node(f"z_{z.name}", f"{graphviz.escape(E.human(z.name))}\\n({whose}, {seen})",
+                   shape="box3d" if z.per_player else "box", style="filled", fillcolor=fills[z.visibility])
+        if any(src == ELSEWHERE for src, _ in self.moves):
+            g.node("z__elsewhere", ELSEWHERE, shape="plaintext")
+        for (src, dst), rules in self.moves.items():
+            a = "z__elsewhere" if src == ELSEWHERE else f"z_{src}"
+            shown = rules[:4] + ([f"and {len(rules) - 4} more"] if len(rules) > 4 else [])
+            g.edge(a, f"z_{dst}", label="\\n".join(label(r, 34, 2) for r in shown))
+        return g
+
+
+def zones_graph(decls) -> graphviz.Digraph:
+    return ZoneDiagram(decls).build()
+
+
+# ================================================================ rendering
+
+KINDS = ("phases", "zones")
+
+
+def dot_source(decls, kind: str, ctx: E.Ctx | None = None) -> str:
+    """The DOT text of a diagram (deterministic: no dates, nodes numbered in order)."""
+    if kind == "phases":
+        return phases_graph(decls, ctx).source
+    if kind == "zones":
+        return zones_graph(decls).source
+    raise ValueError(f"unknown diagram kind '{kind}' (use {' or '.join(KINDS)})")
+
+
+def have_dot() -> bool:
+    return shutil.which("dot") is not None
+
+
+def dot_version() -> str | None:
+    if not have_dot():
+        return None
+    done = subprocess.run(["dot", "-V"], capture_output=True, text=True, timeout=30)
+    return (done.stderr or done.stdout).strip()
+
+
+def to_svg(source: str) -> str | None:
+    """The SVG drawn by Graphviz's `dot`, or None when it is not installed."""
+    try:
+        data = graphviz.Source(source).pipe(format="svg", encoding="utf-8")
+    except graphviz.ExecutableNotFound:
+        return None
+    return data
+
+
+def inline_svg(svg: str) -> str:
+    """An SVG document as an element to put in HTML (no XML prolog, no DOCTYPE, no comments
+    before the root)."""
+    start = svg.find("<svg")
+    return svg[start:].strip() if start >= 0 else svg

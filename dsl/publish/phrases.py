@@ -1,0 +1,491 @@
+"""Expressions in English: noun phrases and clauses, one `describe_<ClassName>` per expression
+class of dsl/ast.py (registered in the registry of words.py).
+
+    fighters where strength(it) = best   → "*fighters* whose strength is *best*"
+    cards in box where it is a Unit      → "the Units in the box"
+    highest(strength(p) for each p in fighters) → "the highest strength among *fighters*"
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import ast as A
+from ..types import FLAG, elem, is_list
+from .words import Ctx, Ref, article, describer, human, join_and, np, plural, quote, var
+
+
+# ================================================================ expressions: helpers
+
+OPS = {"=": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
+       ">=": "is at least"}
+ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
+PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
+
+
+def be(subject: str, verb: str) -> str:
+    """`is` agrees with `you`."""
+    if subject == "you" and verb.startswith("is"):
+        return "are" + verb[2:]
+    return verb
+
+
+def poss(e, ctx: Ctx) -> str:
+    """The possessive of a player or card: "their", "your", "this card's", "*w*'s"."""
+    if isinstance(e, A.You):
+        return ctx.you.poss
+    if isinstance(e, A.Name):
+        kind = ctx.kind_of(e.name)
+        if kind == "it":
+            return ctx.refs.get("it", Ref("it", "its")).poss
+        if kind == "local" and e.name in ctx.refs:
+            return ctx.refs[e.name].poss
+        if kind == "param":
+            return f"the {human(e.name)}'s"
+    if isinstance(e, A.This):
+        return "this card's"
+    if isinstance(e, A.SeatPlayer):
+        return f"seat {e.seat}'s"
+    text = np(e, ctx)
+    return text + "'s"
+
+
+def _simple(e) -> bool:
+    return isinstance(e, (A.Name, A.You, A.This, A.ActivePlayer, A.SeatPlayer))
+
+
+def _drop_the(text: str) -> str:
+    return text[4:] if text.startswith("the ") else text
+
+
+def _is_flag(e, ctx: Ctx) -> bool:
+    return isinstance(e, (A.Name, A.Possessive, A.Your, A.FieldAccess, A.FieldOf, A.Call)) \
+        and not (isinstance(e, A.Call) and e.name == "any") and ctx.type_of(e) == FLAG
+
+
+def cond(e, ctx: Ctx) -> str:
+    """An expression used as a condition: a bare yes/no value reads "... is yes"."""
+    if _is_flag(e, ctx):
+        return f"{np(e, ctx)} is yes"
+    return np(e, ctx)
+
+
+def _with_it(ctx: Ctx, coll) -> Ctx:
+    c = ctx.child()
+    c.scope.it_type = elem(ctx.type_of(coll))
+    c.refs["it"] = Ref("it", "its")
+    return c
+
+
+# ---------------------------------------------------------------- relative clauses
+
+
+def _is_subj(e, subj: str) -> bool:
+    return isinstance(e, A.Name) and e.name == subj
+
+
+def _attr_of(e, subj: str, ctx: Ctx) -> str | None:
+    """"strength" when `e` reads a property of the element `subj` (`strength(it)`, `it's score`,
+    `it.orbit`, a bare card field inside a `where` over cards)."""
+    if isinstance(e, A.Call) and len(e.args) == 1 and _is_subj(e.args[0], subj) and e.name in ctx.decls.defines:
+        return human(e.name)
+    if isinstance(e, A.Possessive) and _is_subj(e.owner, subj):
+        return human(e.name)
+    if isinstance(e, A.FieldAccess) and _is_subj(e.obj, subj):
+        return human(e.name)
+    if isinstance(e, A.FieldOf) and _is_subj(e.obj, subj):
+        return human(e.name)
+    if isinstance(e, A.Name) and subj == "it" and ctx.kind_of(e.name) == "it_field":
+        return human(e.name)
+    return None
+
+
+def _rel_one(c, subj: str, ctx: Ctx) -> str | None:
+    if isinstance(c, A.Compare):
+        attr = _attr_of(c.left, subj, ctx)
+        if attr is not None:
+            if isinstance(c.right, A.Nothing):
+                return f"with no {attr}" if c.op == "=" else f"with {article(attr)}"
+            return f"whose {attr} {OPS[c.op]} {np(c.right, ctx)}"
+        if _is_subj(c.left, subj):
+            if c.op == "!=":
+                return f"other than {np(c.right, ctx)}"
+            return f"that {OPS[c.op]} {np(c.right, ctx)}"
+        return None
+    if isinstance(c, A.IsIn):
+        inside = _in_phrase(c.coll, ctx)
+        if _is_subj(c.item, subj):
+            return ("not " if c.negated else "") + inside
+        attr = _attr_of(c.item, subj, ctx)
+        if attr is not None:
+            return f"whose {attr} is {'not ' if c.negated else ''}{inside}"
+        return None
+    if isinstance(c, A.IsEmpty):
+        attr = _attr_of(c.operand, subj, ctx)
+        if attr is not None:
+            return f"whose {attr} is {'not ' if c.negated else ''}empty"
+        return None
+    if isinstance(c, A.NotOp):
+        attr = _attr_of(c.operand, subj, ctx)
+        if attr is not None:
+            return f"whose {attr} is no"
+        return None
+    attr = _attr_of(c, subj, ctx)
+    if attr is not None and ctx.type_of(c) == FLAG:
+        return f"whose {attr} is yes"
+    return None
+
+
+def relative(condition, subj: str, ctx: Ctx) -> tuple[str, list[str]] | None:
+    """The condition on `subj` as a relative clause, and the card types it requires
+    ("whose faction is *f*", ["Unit"]); None when it does not read as one."""
+    parts = condition.items if isinstance(condition, A.AndChain) else (condition,)
+    kinds: list[str] = []
+    clauses: list[str] = []
+    for c in parts:
+        if isinstance(c, A.IsA) and _is_subj(c.operand, subj):
+            kinds.append(c.type_name)
+            continue
+        r = _rel_one(c, subj, ctx)
+        if r is None:
+            return None
+        clauses.append(r)
+    return join_and(clauses), kinds
+
+
+def _filtered(coll, condition, subj: str, ctx: Ctx, inner: Ctx) -> str:
+    """`coll where condition` (with `subj` the element) as a noun phrase."""
+    base = np(coll, ctx)
+    rel = relative(condition, subj, inner)
+    if rel is None:
+        return f"{base} where {cond(condition, inner)}"
+    clause, kinds = rel
+    if kinds and len(kinds) == 1 and isinstance(coll, A.CardsIn):
+        base = f"the {plural(kinds[0])} in {np(coll.zone, ctx)}"
+    elif kinds:
+        extra = "that are " + join_and([article(k) for k in kinds])
+        clause = join_and([extra] + ([clause] if clause else []))
+    return f"{base} {clause}" if clause else base
+
+
+def _in_phrase(coll, ctx: Ctx) -> str:
+    """"in your discard" (a zone, or the cards in a zone), "in *taken*"."""
+    if isinstance(coll, A.CardsIn):
+        return f"in {np(coll.zone, ctx)}"
+    return f"in {np(coll, ctx)}"
+
+
+def _map_parts(e: A.ExprMap, ctx: Ctx) -> tuple[str, str, Ctx] | None:
+    """(attribute, collection) when a map reads one property of each element:
+    `strength(p) for each p in fighters` → ("strength", "*fighters*")."""
+    inner = ctx.child()
+    t = ctx.type_of(e.coll)
+    inner.bind(e.name, elem(t))
+    attr = _attr_of(e.expr, e.name, inner)
+    if attr is None:
+        return None
+    coll = np(e.coll, ctx)
+    if e.cond is not None:
+        rel = relative(e.cond, e.name, inner)
+        coll += " " + (rel[0] if rel and not rel[1] else f"where {cond(e.cond, inner)}")
+    return attr, coll, inner
+
+
+def _over(e: A.ExprMap, ctx: Ctx) -> tuple[str, str]:
+    """(the value, "each *face* in *roll*") of a map that is not one property of each element."""
+    inner = ctx.child()
+    inner.bind(e.name, elem(ctx.type_of(e.coll)))
+    over = f"each {var(e.name)} in {np(e.coll, ctx)}"
+    if e.cond is not None:
+        over += f" where {cond(e.cond, inner)}"
+    return np(e.expr, inner), over
+
+
+def _of_each(arg, ctx: Ctx) -> tuple[str, str] | None:
+    """(attribute, collection) for `name of C` and maps over C."""
+    if isinstance(arg, A.ExprMap):
+        parts = _map_parts(arg, ctx)
+        return (parts[0], parts[1]) if parts else None
+    if isinstance(arg, A.FieldOf) and is_list(ctx.type_of(arg.obj)):
+        return human(arg.name), np(arg.obj, ctx)
+    return None
+
+
+# ================================================================ expressions
+
+
+@describer
+def describe_Num(e: A.Num, ctx: Ctx) -> str:
+    return str(e.value)
+
+
+@describer
+def describe_Text(e: A.Text, ctx: Ctx) -> str:
+    return quote(e.value)
+
+
+@describer
+def describe_Bool(e: A.Bool, ctx: Ctx) -> str:
+    return "yes" if e.value else "no"
+
+
+@describer
+def describe_Nothing(e: A.Nothing, ctx: Ctx) -> str:
+    return "none"
+
+
+@describer
+def describe_Name(e: A.Name, ctx: Ctx) -> str:
+    kind = ctx.kind_of(e.name)
+    if kind == "local":
+        return ctx.refs.get(e.name, Ref(var(e.name), "")).noun
+    if kind == "it":
+        return ctx.refs.get("it", Ref("it", "its")).noun
+    if kind == "param":
+        return f"the {human(e.name)}"
+    if kind == "it_field":
+        return f"{ctx.refs.get('it', Ref('it', 'its')).poss} {human(e.name)}"
+    if kind == "this_field":
+        return f"this card's {human(e.name)}"
+    if kind == "zone":
+        return f"the {human(e.name)}"
+    if kind == "enum":
+        return f"the {plural(e.name)}"
+    if kind in ("member", "game_attr"):
+        return human(e.name) if kind == "game_attr" else e.name
+    if e.name in ctx.refs:
+        return ctx.refs[e.name].noun
+    return human(e.name)
+
+
+@describer
+def describe_Call(e: A.Call, ctx: Ctx) -> str:
+    args = e.args
+    if e.name == "count" and len(args) == 1:
+        return "the number of " + _drop_the(np(args[0], ctx))
+    if e.name == "sum" and len(args) == 1:
+        parts = _of_each(args[0], ctx)
+        if parts:
+            return f"the total {parts[0]} of {parts[1]}"
+        if isinstance(args[0], A.ExprMap):
+            value, over = _over(args[0], ctx)
+            return f"the total, over {over}, of {value}"
+        return "the total of " + np(args[0], ctx)
+    if e.name in ("highest", "lowest") and len(args) == 1:
+        arg = args[0]
+        if isinstance(arg, A.ListExpr) and len(arg.items) == 2:
+            word = "higher" if e.name == "highest" else "lower"
+            return f"the {word} of {np(arg.items[0], ctx)} and {np(arg.items[1], ctx)}"
+        parts = _of_each(arg, ctx)
+        if parts:
+            return f"the {e.name} {parts[0]} among {parts[1]}"
+        if isinstance(arg, A.ExprMap):
+            value, over = _over(arg, ctx)
+            return f"the {e.name}, over {over}, of {value}"
+        return f"the {e.name} of {np(arg, ctx)}"
+    if e.name == "first" and len(args) == 1:
+        return "the first of " + np(args[0], ctx)
+    if e.name == "any" and len(args) == 1:
+        if isinstance(args[0], A.ExprMap) and _map_parts(args[0], ctx) is None:
+            value, over = _over(args[0], ctx)
+            return f"for at least one of {over}, {value}"
+        return "there is at least one of " + np(args[0], ctx)
+    if e.name == "clockwise_from" and len(args) == 1:
+        return f"the players in clockwise order starting with {np(args[0], ctx)}"
+    if e.name in ctx.decls.defines or e.name not in ("count", "sum", "highest", "lowest", "first", "any"):
+        if not args:
+            return f"the {human(e.name)}"
+        if len(args) == 1:
+            return f"{poss(args[0], ctx)} {human(e.name)}"
+        return f"the {human(e.name)} of {join_and([np(a, ctx) for a in args])}"
+    return f"{human(e.name)}({', '.join(np(a, ctx) for a in args)})"
+
+
+@describer
+def describe_FieldAccess(e: A.FieldAccess, ctx: Ctx) -> str:
+    if _simple(e.obj):
+        return f"{poss(e.obj, ctx)} {human(e.name)}"
+    return f"the {human(e.name)} of {np(e.obj, ctx)}"
+
+
+@describer
+def describe_Possessive(e: A.Possessive, ctx: Ctx) -> str:
+    if _simple(e.owner):
+        return f"{poss(e.owner, ctx)} {human(e.name)}"
+    return f"the {human(e.name)} of {np(e.owner, ctx)}"
+
+
+@describer
+def describe_Your(e: A.Your, ctx: Ctx) -> str:
+    return f"{ctx.you.poss} {human(e.name)}"
+
+
+@describer
+def describe_FieldOf(e: A.FieldOf, ctx: Ctx) -> str:
+    if is_list(ctx.type_of(e.obj)):
+        return f"the {plural(human(e.name))} of {np(e.obj, ctx)}"
+    if _simple(e.obj):
+        return f"{poss(e.obj, ctx)} {human(e.name)}"
+    return f"the {human(e.name)} of {np(e.obj, ctx)}"
+
+
+@describer
+def describe_CardsIn(e: A.CardsIn, ctx: Ctx) -> str:
+    return f"the cards in {np(e.zone, ctx)}"
+
+
+@describer
+def describe_EveryZone(e: A.EveryZone, ctx: Ctx) -> str:
+    return f"every {human(e.name)}"
+
+
+@describer
+def describe_TopCard(e: A.TopCard, ctx: Ctx) -> str:
+    return f"the {e.place} card of {np(e.zone, ctx)}"
+
+
+@describer
+def describe_TopCards(e: A.TopCards, ctx: Ctx) -> str:
+    return f"the {e.place} {np(e.count, ctx)} cards of {np(e.zone, ctx)}"
+
+
+@describer
+def describe_ActivePlayer(e: A.ActivePlayer, ctx: Ctx) -> str:
+    return "the active player"
+
+
+@describer
+def describe_This(e: A.This, ctx: Ctx) -> str:
+    return "this card"
+
+
+@describer
+def describe_You(e: A.You, ctx: Ctx) -> str:
+    return ctx.you.noun
+
+
+@describer
+def describe_SeatPlayer(e: A.SeatPlayer, ctx: Ctx) -> str:
+    return f"the player in seat {e.seat}"
+
+
+@describer
+def describe_WinnersExpr(e: A.WinnersExpr, ctx: Ctx) -> str:
+    return "the winners"
+
+
+@describer
+def describe_PlayersExpr(e: A.PlayersExpr, ctx: Ctx) -> str:
+    return "the players"
+
+
+@describer
+def describe_AllPlayers(e: A.AllPlayers, ctx: Ctx) -> str:
+    return "all players"
+
+
+@describer
+def describe_Opponents(e: A.Opponents, ctx: Ctx) -> str:
+    return f"{ctx.you.poss} opponents"
+
+
+@describer
+def describe_ListExpr(e: A.ListExpr, ctx: Ctx) -> str:
+    if not e.items:
+        return "nothing"
+    return join_and([np(i, ctx) for i in e.items])
+
+
+@describer
+def describe_WhereExpr(e: A.WhereExpr, ctx: Ctx) -> str:
+    return _filtered(e.coll, e.cond, "it", ctx, _with_it(ctx, e.coll))
+
+
+@describer
+def describe_ExprMap(e: A.ExprMap, ctx: Ctx) -> str:
+    parts = _map_parts(e, ctx)
+    if parts:
+        return f"the {parts[0]} of each of {parts[1]}"
+    value, over = _over(e, ctx)
+    return f"{value}, for {over}"
+
+
+@describer
+def describe_OrChain(e: A.OrChain, ctx: Ctx) -> str:
+    return join_and([cond(i, ctx) for i in e.items], "or")
+
+
+@describer
+def describe_AndChain(e: A.AndChain, ctx: Ctx) -> str:
+    parts = [f"({cond(i, ctx)})" if isinstance(i, A.OrChain) else cond(i, ctx) for i in e.items]
+    return join_and(parts)
+
+
+@describer
+def describe_NotOp(e: A.NotOp, ctx: Ctx) -> str:
+    inner = e.operand
+    if _is_flag(inner, ctx):
+        return f"{np(inner, ctx)} is no"
+    if isinstance(inner, A.IsIn):
+        return describe_IsIn(replace(inner, negated=not inner.negated), ctx)
+    if isinstance(inner, A.IsEmpty):
+        return describe_IsEmpty(replace(inner, negated=not inner.negated), ctx)
+    if isinstance(inner, A.Compare) and inner.op in ("=", "!="):
+        return describe_Compare(replace(inner, op="!=" if inner.op == "=" else "="), ctx)
+    return f"it is not so that {cond(inner, ctx)}"
+
+
+@describer
+def describe_Compare(e: A.Compare, ctx: Ctx) -> str:
+    left = np(e.left, ctx)
+    if isinstance(e.right, A.Nothing):
+        return f"{left} {be(left, 'is')} {'none' if e.op == '=' else 'not none'}"
+    return f"{left} {be(left, OPS[e.op])} {np(e.right, ctx)}"
+
+
+@describer
+def describe_IsEmpty(e: A.IsEmpty, ctx: Ctx) -> str:
+    t = ctx.type_of(e.operand)
+    if isinstance(e.operand, A.PlayersExpr):
+        return "some players are still in the game" if e.negated else "no player is left in the game"
+    if isinstance(e.operand, A.CardsIn) and isinstance(e.operand.zone, A.EveryZone):
+        zone = human(e.operand.zone.name)
+        return f"some player's {zone} has cards" if e.negated else f"no player's {zone} has cards"
+    if isinstance(e.operand, A.CardsIn):
+        return f"{np(e.operand.zone, ctx)} is {'not ' if e.negated else ''}empty"
+    if is_list(t):
+        what = _drop_the(np(e.operand, ctx))
+        return f"there is at least one of {what}" if e.negated else f"there are no {what}"
+    return f"{np(e.operand, ctx)} is {'not ' if e.negated else ''}empty"
+
+
+@describer
+def describe_IsIn(e: A.IsIn, ctx: Ctx) -> str:
+    item = np(e.item, ctx)
+    if isinstance(e.coll, A.PlayersExpr):
+        return f"{item} {be(item, 'is')} {'out of' if e.negated else 'still in'} the game"
+    return f"{item} {be(item, 'is')} {'not ' if e.negated else ''}{_in_phrase(e.coll, ctx)}"
+
+
+@describer
+def describe_IsA(e: A.IsA, ctx: Ctx) -> str:
+    item = np(e.operand, ctx)
+    return f"{item} {be(item, 'is')} {article(e.type_name)}"
+
+
+@describer
+def describe_Arith(e: A.Arith, ctx: Ctx) -> str:
+    def side(x, right: bool) -> str:
+        text = np(x, ctx)
+        if isinstance(x, A.Arith) and (PRECEDENCE[x.op] < PRECEDENCE[e.op]
+                                       or (right and PRECEDENCE[x.op] == PRECEDENCE[e.op])):
+            return f"({text})"
+        return text
+    text = f"{side(e.left, False)} {ARITH[e.op]} {side(e.right, True)}"
+    return text + (", rounded down" if e.op == "/" else "")
+
+
+@describer
+def describe_Neg(e: A.Neg, ctx: Ctx) -> str:
+    if isinstance(e.operand, A.Num):
+        return f"-{e.operand.value}"
+    return f"minus {np(e.operand, ctx)}"

@@ -1,0 +1,251 @@
+"""The words of the rulebook: the output (`Line`), how names are said (`Ref`), where a rule is
+described (`Ctx`, with the static types of dsl/types.py), and the registry of describers that
+english.py (statements, abilities) and phrases.py (expressions) fill.
+
+Names the rules give (parameters, `let`, `chooses`, `for each`) are wrapped in the markers
+EM_OPEN / EM_CLOSE; the renderers turn them into emphasis (`*best*`, `<em>best</em>`) or drop
+them (`plain`). Text from the file (names of cards, prompts, doc strings) never carries them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from ..diagnostics import DiagnosticSink
+from ..model import Declarations
+from ..types import ANY, PLAYER, Scope, Typer
+
+EM_OPEN, EM_CLOSE = "\x0e", "\x0f"
+
+
+# ================================================================ output
+
+
+@dataclass(frozen=True)
+class Line:
+    """One sentence of rules, and the block nested under it; `kind` is "rule" or "doc" (prose)."""
+    text: str
+    children: tuple["Line", ...] = ()
+    kind: str = "rule"
+
+
+@dataclass(frozen=True)
+class Ref:
+    """How a name is said: as a noun phrase and as a possessive ("the player" / "their")."""
+    noun: str
+    poss: str
+
+
+def clean(text: str) -> str:
+    """Text from the file, with the emphasis markers removed (a file cannot forge emphasis)."""
+    return text.replace(EM_OPEN, "").replace(EM_CLOSE, "")
+
+
+def plain(text: str) -> str:
+    return clean(text)
+
+
+def var(name: str) -> str:
+    return EM_OPEN + human(name) + EM_CLOSE
+
+
+def human(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def title(name: str) -> str:
+    words = human(name)
+    return words[:1].upper() + words[1:]
+
+
+def cap(text: str) -> str:
+    """The sentence with its first letter capitalised (a name the rules give is left as it is)."""
+    if not text or text[0] == EM_OPEN:
+        return text
+    return text[0].upper() + text[1:]
+
+
+def plural(word: str) -> str:
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def article(word: str) -> str:
+    w = word.lower()
+    vowel = w[:1] in ("a", "e", "i", "o", "u")
+    if w.startswith("u") and len(w) > 2 and w[1] not in "aeiou" and w[2] in "aeiou":
+        vowel = False           # a Unit, a Utility (but an Umbrella)
+    return ("an " if vowel else "a ") + word
+
+
+def end(text: str) -> str:
+    """A sentence with its full stop (none after a quotation that already ends one)."""
+    if text.endswith((".", "!", "?", ".\u201d", "!\u201d", "?\u201d", ":")):
+        return text
+    return text + "."
+
+
+def quote(text: str) -> str:
+    return "\u201c" + clean(text) + "\u201d"
+
+
+def join_and(items: list[str], word: str = "and") -> str:
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def flatten(lines, sep: str = " ") -> str:
+    """Lines as one paragraph (a card's text in a table cell)."""
+    out = []
+    for ln in lines:
+        out.append(ln.text)
+        if ln.children:
+            out.append(flatten(ln.children, sep))
+    return sep.join(out)
+
+
+# ================================================================ context
+
+
+def _quiet(*_args) -> None:
+    return None
+
+
+@dataclass
+class Ctx:
+    """Where a rule is described: the game's declarations, the static scope (for types), how
+    each name is said, and the cross references of the book (steps and procedures)."""
+    decls: Declarations
+    typer: Typer
+    scope: Scope = field(default_factory=Scope)
+    refs: dict = field(default_factory=dict)                # name -> Ref
+    you: Ref = field(default_factory=lambda: Ref("you", "your"))
+    loop: str | None = None                                 # "repeat" | "for" inside a loop
+    proc_refs: dict = field(default_factory=dict)           # procedure name -> "§6.2"
+    step_refs: dict = field(default_factory=dict)           # id(StepStmt) -> "§5.2.1"
+    on_step: Callable | None = None                         # on_step(step, ctx) when a referenced step is met
+    param_types: dict = field(default_factory=dict)         # procedure / define -> {param: type}
+
+    def child(self, **changes) -> "Ctx":
+        c = replace(self, scope=self.scope.child(), refs=dict(self.refs))
+        for k, v in changes.items():
+            setattr(c, k, v)
+        return c
+
+    def type_of(self, e):
+        try:
+            return self.typer.infer_quiet(e, self.scope)
+        except Exception:       # noqa: BLE001 - a describer never fails on a half-checked file
+            return ANY
+
+    def kind_of(self, name: str) -> str | None:
+        try:
+            return self.typer.resolve_name(name, self.scope)[0]
+        except Exception:       # noqa: BLE001
+            return None
+
+    def bind(self, name: str, t, ref: Ref | None = None) -> None:
+        self.scope.locals[name] = t
+        self.refs[name] = ref or Ref(var(name), var(name) + "'s")
+
+    def pronoun_free(self) -> bool:
+        """No name in scope is called "the player" yet."""
+        return all(r.noun != "the player" for r in self.refs.values())
+
+
+def make_ctx(decls: Declarations | None = None, **changes) -> Ctx:
+    d = decls or Declarations()
+    ctx = Ctx(d, Typer(d, _quiet))
+    for k, v in changes.items():
+        setattr(ctx, k, v)
+    return ctx
+
+
+def param_types(decls: Declarations) -> dict[str, dict[str, object]]:
+    """The type of each procedure's and define's parameters, where every call site agrees
+    (`procedure capture(w)` called with players only: w is a player)."""
+    from ..checks.bodies import BodyChecker
+
+    bc = BodyChecker(decls, DiagnosticSink())
+    try:
+        for pr in decls.procedures.values():
+            bc.block(pr.body, Scope({p: ANY for p in pr.params}))
+        for de in decls.defines.values():
+            bc.expr(de.expr, Scope({p: ANY for p in de.params}))
+        for body in ([decls.setup.body] if decls.setup else []) + [r.body for r in decls.rounds] \
+                + [ec.body for ec in decls.end_checks]:
+            bc.block(body, Scope())
+        for ct in decls.card_types.values():
+            for ab in ct.abilities:
+                bc.ability(ab, ct.name, Scope())
+        for cd in decls.cards:
+            for ab in cd.abilities:
+                bc.ability(ab, cd.type_name if cd.type_name in decls.card_types else None, Scope())
+        bc.check_call_signatures()
+    except Exception:           # noqa: BLE001 - types only improve the wording
+        pass
+    seen: dict[str, dict[str, set]] = {}
+    for name, types in bc.proc_calls + bc.typer.calls:
+        decl = decls.procedures.get(name) or decls.defines.get(name)
+        if decl is None:
+            continue
+        for p, t in zip(decl.params, types):
+            seen.setdefault(name, {}).setdefault(p, set()).add(t)
+    out: dict[str, dict[str, object]] = {}
+    for name, params in seen.items():
+        for p, found in params.items():
+            known = {t for t in found if t != ANY}
+            if len(known) == 1:
+                out.setdefault(name, {})[p] = known.pop()
+    return out
+
+
+def params_ctx(ctx: Ctx, owner: str, params) -> Ctx:
+    """The context inside a procedure or define: one player parameter is "the player"."""
+    c = ctx.child()
+    types = ctx.param_types.get(owner, {})
+    players = [p for p in params if types.get(p) == PLAYER]
+    for p in params:
+        t = types.get(p, ANY)
+        if len(players) == 1 and p == players[0] and len(p) <= 2:
+            c.bind(p, t, Ref("the player", "their"))
+        else:
+            c.bind(p, t)
+    return c
+
+
+# ================================================================ the registry
+
+DESCRIBERS: dict[str, Callable] = {}
+
+
+def describer(fn: Callable) -> Callable:
+    assert fn.__name__.startswith("describe_")
+    DESCRIBERS[fn.__name__[len("describe_"):]] = fn
+    return fn
+
+
+def describe(node, ctx: Ctx):
+    """The English of any statement, expression or ability node."""
+    fn = DESCRIBERS.get(type(node).__name__)
+    if fn is None:
+        raise KeyError(f"no English describer for {type(node).__name__}")
+    return fn(node, ctx)
+
+
+def np(e, ctx: Ctx) -> str:
+    return describe(e, ctx)
+
+
+def describe_block(body, ctx: Ctx) -> list[Line]:
+    """The lines of a block; names bound by one statement are known to the next."""
+    out: list[Line] = []
+    for st in body:
+        out.extend(describe(st, ctx))
+    return out

@@ -1,0 +1,163 @@
+"""The phase and zone diagrams (dsl/publish/diagrams.py): every statement has a walker, the DOT of
+the test game matches its golden files, and `cardsmith diagram` draws (or says why it cannot)."""
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import shutil
+import typing
+from pathlib import Path
+
+import pytest
+
+from cardsmith.dsl import ast as A
+from cardsmith.dsl.loader import load_game, load_text
+from cardsmith.dsl.publish import diagrams as D
+from cardsmith.interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SIGNAL_FIRES = ROOT / "tests" / "games" / "signal_fires.cards"
+SPACE_WAR = ROOT / "games" / "space_war_in_space.cards"
+GOLDEN = ROOT / "tests" / "golden"
+needs_dot = pytest.mark.skipif(shutil.which("dot") is None,
+                               reason="Graphviz's 'dot' is not installed (Debian package 'graphviz')")
+
+
+@pytest.mark.parametrize("cls", typing.get_args(A.Stmt), ids=lambda c: c.__name__)
+def test_every_statement_is_handled_by_the_phase_diagram_walker(cls):
+    assert cls.__name__ in D.WALKERS, (
+        f"{cls.__name__} has no phase-diagram walker: add it to WALKERS in dsl/publish/diagrams.py")
+
+
+def test_the_walkers_name_only_statements():
+    names = {c.__name__ for c in typing.get_args(A.Stmt)}
+    assert set(D.WALKERS) <= names, sorted(set(D.WALKERS) - names)
+
+
+@pytest.mark.parametrize("kind", D.KINDS)
+def test_signal_fires_dot_matches_the_golden_file(kind):
+    text = D.dot_source(load_game(str(SIGNAL_FIRES)).decls, kind)
+    golden = GOLDEN / f"signal_fires-{kind}.dot"
+    if os.environ.get("UPDATE_GOLDEN"):
+        golden.write_text(text, encoding="utf-8")
+    assert golden.exists(), f"no golden file: run UPDATE_GOLDEN=1 pytest {Path(__file__).name}"
+    expected = golden.read_text(encoding="utf-8")
+    if text != expected:
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), text.splitlines(True),
+                                            str(golden), "generated"))
+        pytest.fail(f"the {kind} diagram changed (UPDATE_GOLDEN=1 to accept):\n{diff}")
+
+
+def test_the_dot_is_deterministic(space_war):
+    assert D.dot_source(space_war.decls, "phases") == D.dot_source(space_war.decls, "phases")
+    assert D.dot_source(space_war.decls, "zones") == D.dot_source(space_war.decls, "zones")
+
+
+def edges(dot: str) -> list[tuple[str, str, str]]:
+    """(from label, to label, edge label) of every edge, by node labels."""
+    labels = dict(re.findall(r'^\s*(n\d+|z_\w+) \[label=("[^"]*"|\S+)', dot, re.M))
+    out = []
+    for a, b, rest in re.findall(r"^\s*(\w+) -> (\w+)(.*)$", dot, re.M):
+        m = re.search(r'label=("[^"]*"|[^ \]]+)', rest)
+        out.append((labels.get(a, a).strip('"'), labels.get(b, b).strip('"'),
+                    m.group(1).strip('"') if m else ""))
+    return out
+
+
+def test_space_war_phases_show_the_war_loop_and_the_battle_or_war_branch(space_war):
+    dot = D.dot_source(space_war.decls, "phases")
+    clusters = re.findall(r'subgraph cluster_\d+ \{\n\s*.*label="([^"]*)"', dot)
+    assert "Round “Contest” — played again and again until the game ends" in clusters
+    assert "Step “Battle or War”" in clusters and "Step “War”" in clusters
+    es = edges(dot)
+    # Battle: a single best player captures; War: otherwise
+    assert any(lab == "the number of tied is 1" and "Capture" in b for _, b, lab in es)
+    assert any(a == "if" and lab == "otherwise" and "Eliminate" in b for a, b, lab in es)
+    # the loop: back edge and the way out with its condition
+    assert any(b.startswith("repeat until peace declared") and lab == "again" for _, b, lab in es)
+    assert any(a.startswith("repeat until peace declared") and lab.startswith("when peace declared")
+               for a, _, lab in es)
+    # the round repeats, and the end checks lead to the end of the game
+    assert any(lab == "next round" and b == "Step “Reveal”" for _, b, lab in es)
+    assert sum(1 for _, b, _ in es if b == "game over") == 2
+
+
+def test_response_windows_are_marked_where_they_open():
+    game = load_text('''
+game "Windows":
+    players: 2 to 2
+    summary: "x"
+zone deck: per player
+event played(card: card)
+response window "Answers":
+    "Anyone may answer a played card."
+    opens after played, step_ended
+    players answer in players
+round "Round":
+    step "Play":
+        announce played(top card of first(players)'s deck)
+    step "Rest":
+        say "rest"
+''')
+    dot = D.dot_source(game.decls, "phases")
+    hexagons = re.findall(r'\[label="response window “Answers”" [^\]]*shape=hexagon', dot)
+    assert len(hexagons) == 3          # after the announce, and after each of the two steps
+
+
+def test_space_war_zones_show_every_move_with_its_rule(space_war):
+    es = {(a.split("\\n")[0], b.split("\\n")[0]): lab for a, b, lab in edges(D.dot_source(space_war.decls, "zones"))}
+    assert es[("box", "deck")] == "setup"
+    assert es[("box", "powers")] == "setup"
+    assert es[("discard", "deck")] == "Refill\\n“Regeneration”: when leader\\nvictory"
+    assert "Capture" in es[("battlefield", "discard")]
+    assert "step “War”" in es[("battlefield", "aside")]
+    assert "Add face down" in es[("deck", "battlefield")] and "Reveal top" in es[("deck", "battlefield")]
+
+
+def test_text_from_the_file_cannot_break_the_dot():
+    game = load_text('''
+game "Quote \\" and \\\\ backslash":
+    players: 2 to 2
+    summary: "x"
+zone box: shared
+zone pile: shared
+round "Round \\"1\\"":
+    step "A \\\\N step":
+        move cards in box to pile
+''')
+    for kind in D.KINDS:
+        dot = D.dot_source(game.decls, kind)
+        if shutil.which("dot"):
+            svg = D.to_svg(dot)
+            assert svg and "<svg" in svg
+
+
+# ---------------------------------------------------------------- the command
+
+
+@needs_dot
+@pytest.mark.parametrize("kind", D.KINDS)
+def test_cardsmith_diagram_draws_an_svg(tmp_path, capsys, kind):
+    out = tmp_path / "d" / f"{kind}.svg"
+    assert main(["diagram", str(SPACE_WAR), "-o", str(out), "--kind", kind]) == 0
+    svg = out.read_text(encoding="utf-8")
+    assert svg.lstrip().startswith("<?xml") and "</svg>" in svg
+    assert ("Battle or War" in svg) if kind == "phases" else ("battlefield" in svg)
+    assert f"wrote {out}" in capsys.readouterr().out
+
+
+def test_cardsmith_diagram_writes_dot_source_when_asked(tmp_path):
+    out = tmp_path / "phases.dot"
+    assert main(["diagram", str(SIGNAL_FIRES), "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == D.dot_source(load_game(str(SIGNAL_FIRES)).decls, "phases")
+
+
+def test_without_graphviz_the_command_says_so_and_still_writes_the_dot(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))       # no `dot` anywhere
+    out = tmp_path / "phases.svg"
+    assert main(["diagram", str(SIGNAL_FIRES), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "Graphviz is not installed" in err and "graphviz" in err
+    assert not out.exists()
+    assert (tmp_path / "phases.dot").read_text(encoding="utf-8").startswith("digraph phases {")

@@ -1,0 +1,298 @@
+"""The rules in English (dsl/publish/english.py): every AST node has its sentence, the sentences
+read like a rulebook, and they follow the code they describe."""
+from __future__ import annotations
+
+import re
+import typing
+from pathlib import Path
+
+import pytest
+
+from cardsmith.dsl import ast as A
+from cardsmith.dsl.checks import declarations
+from cardsmith.dsl.diagnostics import DiagnosticSink
+from cardsmith.dsl.loader import load_game, load_text
+from cardsmith.dsl.parser import parse
+from cardsmith.dsl.publish import english as E
+from cardsmith.dsl.source import Source
+from cardsmith.dsl.transformer import to_ast
+
+ROOT = Path(__file__).resolve().parents[1]
+NODE_UNIONS = {"Expr": A.Expr, "Stmt": A.Stmt, "Ability": A.Ability}
+
+
+def node_classes() -> list[type]:
+    return [cls for union in NODE_UNIONS.values() for cls in typing.get_args(union)]
+
+
+# ---------------------------------------------------------------- the registry is complete
+
+
+@pytest.mark.parametrize("cls", node_classes(), ids=lambda c: c.__name__)
+def test_every_ast_node_has_an_english_describer(cls):
+    assert cls.__name__ in E.DESCRIBERS, (
+        f"dsl/ast.py's {cls.__name__} has no rulebook sentence: add describe_{cls.__name__} "
+        "to dsl/publish/english.py")
+
+
+def test_every_describer_names_an_ast_node():
+    names = {cls.__name__ for cls in node_classes()}
+    stray = sorted(set(E.DESCRIBERS) - names)
+    assert not stray, f"describers for classes that are not AST nodes: {stray}"
+
+
+def test_a_node_without_a_describer_is_an_error_not_a_silent_gap():
+    class NotANode:
+        pass
+    with pytest.raises(KeyError, match="no English describer for NotANode"):
+        E.describe(NotANode(), E.make_ctx())
+
+
+# ---------------------------------------------------------------- sentences, in a game
+
+GAME = '''
+game "Test":
+    players: 2 to 4
+    summary: "A test."
+
+enum Faction: Dwarves, Elves
+enum Side: inactive, active
+
+player has:
+    faction: Faction = none
+    bonus: number = 0, at least 0
+
+game has:
+    peace_declared: flag = no
+
+zone box: shared, hidden
+zone deck: per player, ordered, hidden
+zone discard: per player, ordered, public
+zone battlefield: per player, ordered, public
+zone hand: per player, unordered, owner only
+
+card type Unit:
+    faction: Faction
+    strength: number, at least 1
+
+card type Power:
+    side: Side = inactive
+
+cards Unit in box:
+    | name    | faction | strength |
+    | "Scout" | Dwarves | 1        |
+    | "Elf"   | Elves   | 2        |
+
+event battle_won(winner: player, card: card) "After winning a battle."
+
+die Six: [pip], [pip, pip]
+
+define cards_left(p) as count(cards in p's deck) + count(cards in p's discard)
+define strength(p) as (top card of p's battlefield).strength + p's bonus
+
+procedure reveal_top(p):
+    move top card of p's deck to p's battlefield face up
+
+procedure capture(w):
+    "The Winner captures every card."
+    let winning_card be top card of w's battlefield
+    move cards in every battlefield to w's discard face up
+    announce battle_won(w, winning_card)
+
+procedure flip_to(power, new_side):
+    set power.side to new_side
+
+procedure subject(fighters, face_down, taken):
+    STATEMENT
+
+setup:
+    for each p in players:
+        reveal_top(p)
+    for each p in players:
+        capture(p)
+    flip_to(first(cards in box where it is a Power), active)
+    subject(players, 2, [Dwarves])
+'''
+
+
+def sentences(statement: str) -> list[str]:
+    """The English lines (flattened, plain) of `statement` inside a procedure of GAME whose
+    parameters are fighters (players), face_down (a number) and taken (factions)."""
+    body = "\n    ".join(statement.strip().split("\n"))
+    game = load_text(GAME.replace("STATEMENT", body))
+    ctx = E.make_ctx(game.decls, param_types=E.param_types(game.decls))
+    proc = game.decls.procedures["subject"]
+    lines = E.describe_block(proc.body, E.params_ctx(ctx, "subject", proc.params))
+
+    def walk(ls, depth=0):
+        for ln in ls:
+            yield "  " * depth + E.plain(ln.text)
+            yield from walk(ln.children, depth + 1)
+    return list(walk(lines))
+
+
+CASES = [
+    ("for each p in players:\n    move top card of p's deck to p's battlefield face up",
+     ["For each player, in seat order:", "  Move the top card of their deck to their battlefield, face up."]),
+    ("move cards in box where it is a Unit and faction = Dwarves to first(players)'s deck face down",
+     ["Move the Units in the box whose faction is Dwarves to the deck of the first of the players, face down."]),
+    ("let best be highest(strength(p) for each p in fighters)",
+     ["Let best be the highest strength among fighters."]),
+    ("let tied be fighters where strength(it) = 3",
+     ["Let tied be fighters whose strength is 3."]),
+    ("eliminate fighters where cards_left(it) = 0",
+     ["Eliminate fighters whose cards left is 0: they are out of the game."]),
+    ("let n be lowest([face_down + 1, 10])", ["Let n be the lower of face down plus 1 and 10."]),
+    ("first(fighters) chooses f from Faction where it is not in taken, prompt \"Choose your Faction\"",
+     ["The first of fighters chooses f from the Factions not in taken (“Choose your Faction”)."]),
+    ("repeat until peace_declared:\n    stop",
+     ["Repeat the following until peace declared is yes (checked before each time):", "  Stop repeating."]),
+    ("if count(fighters) = 1:\n    capture(first(fighters))\nelse:\n    the game is a draw",
+     ["If the number of fighters is 1:", "  Capture for the first of fighters.", "Otherwise:",
+      "  The game ends in a draw."]),
+    ("repeat:\n    if fighters is empty:\n        stop",
+     ["Repeat the following until told to stop:", "  If there are no fighters:", "    Stop repeating."]),
+    ("shuffle first(fighters)'s deck", ["Shuffle the deck of the first of fighters."]),
+    ("roll face_down Six dice as r", ["Roll face down Six dice; call the faces rolled r."]),
+    ("say \"War!\"", ["Tell the players: “War!”"]),
+    ("each player in players secretly chooses c from cards in your hand, prompt \"Pick\":\n"
+     "    move c to your discard face down",
+     ["Each player secretly chooses c from the cards in their hand (“Pick”). When everyone has chosen, "
+      "the choices are revealed together; then, for each player in turn:",
+      "  Move c to their discard, face down."]),
+    ("for each p in fighters:\n    turn of p:\n        step \"Draw\":\n            reveal_top(p)",
+     ["For each player in fighters:", "  The player takes a turn: while it lasts, the player is the active player.",
+      "    Step “Draw”:", "      Reveal top for the player."]),
+    ("repeat face_down times:\n    add 1 to first(fighters)'s bonus",
+     ["Do the following face down times:", "  Add 1 to the bonus of the first of fighters."]),
+    ("set peace_declared to yes", ["Set peace declared to yes."]),
+    ("subtract 3 from first(fighters)'s bonus", ["Subtract 3 from the bonus of the first of fighters."]),
+    ("skip step \"Play\"", ["Skip the next step “Play” of this round."]),
+    ("first(fighters) wins", ["The first of fighters wins the game."]),
+    ("flip cards in every battlefield face up", ["Turn the cards in every battlefield face up."]),
+    ("announce battle_won(first(fighters), top card of box)",
+     ["Announce “battle won” with the first of fighters as winner and the top card of the box as card."]),
+]
+
+
+@pytest.mark.parametrize("statement, expected", CASES, ids=[c[0].split("\n")[0][:40] for c in CASES])
+def test_statements_read_like_a_rulebook(statement, expected):
+    assert sentences(statement) == expected
+
+
+def test_names_the_rules_give_are_marked_for_emphasis_and_text_from_the_file_is_not():
+    game = load_text(GAME.replace("STATEMENT", 'let best be "*x* \x0eforged\x0f"'))
+    ctx = E.make_ctx(game.decls)
+    proc = game.decls.procedures["subject"]
+    [line] = E.describe_block(proc.body, E.params_ctx(ctx, "subject", proc.params))
+    assert line.text == f"Let {E.EM_OPEN}best{E.EM_CLOSE} be \u201c*x* forged\u201d."
+
+
+def test_abilities_are_described_with_their_event_and_condition():
+    game = load_game(str(ROOT / "games" / "space_war_in_space.cards"))
+    ctx = E.make_ctx(game.decls, param_types=E.param_types(game.decls))
+    peace = next(c for c in game.decls.cards if c.name == "Peace")
+    text = E.plain(E.flatten([E.describe(peace.abilities[1], E.ability_ctx(ctx, "Power"))]))
+    assert text.startswith("When “before battle” happens, if this card's side is active, you are in the "
+                           "fighters and peace declared is no: You may choose to do this (“Trigger Peace: "
+                           "call this Contest off?”); if so:")
+    assert "If the player is still in the game: Move the cards in their battlefield to the bottom of " \
+           "their deck, face down." in text
+
+
+def test_a_define_of_a_player_reads_as_a_definition():
+    game = load_game(str(ROOT / "games" / "space_war_in_space.cards"))
+    ctx = E.make_ctx(game.decls, param_types=E.param_types(game.decls))
+    text = E.describe_define(game.decls.defines["strength"], ctx)
+    assert text == "A player's strength is the strength of the top card of their battlefield plus their bonus."
+
+
+def test_when_the_code_of_a_rule_changes_its_text_changes():
+    before = sentences("for each p in players:\n    move top card of p's deck to p's battlefield face up")
+    after = sentences("for each p in players:\n    move top card of p's deck to p's hand face down")
+    assert before != after
+    assert after[-1] == "  Move the top card of their deck to their hand, face down."
+
+
+# ---------------------------------------------------------------- every construct of the grammar
+
+DOC = ROOT / "docs" / "language.md"
+FENCE = re.compile(r"^```cards ?(\w*)\n(.*?)^```", re.S | re.M)
+
+
+def wrap(kind: str, text: str) -> str:
+    def indented(t: str) -> str:
+        return "\n".join(("    " + ln) if ln.strip() else "" for ln in t.split("\n"))
+    if kind == "ability":
+        return "card type Example:\n" + indented(text) + "\n"
+    if kind == "statements":
+        return "procedure example():\n" + indented(text) + "\n"
+    if kind == "expression":
+        exprs = [ln.strip() for ln in text.split("\n") if ln.strip() and not ln.strip().startswith("#")]
+        return "".join(f"define example_{n}() as {e}\n" for n, e in enumerate(exprs))
+    return text + "\n"
+
+
+def doc_examples():
+    return [(i, kind, text) for i, (kind, text) in enumerate(FENCE.findall(DOC.read_text(encoding="utf-8")))]
+
+
+def describe_module(text: str) -> tuple[list[str], set[str]]:
+    """Every sentence of every rule in a (possibly partial) file, and the node classes met."""
+    tree, diags = parse(Source("example.cards", text))
+    assert tree is not None, [d.message for d in diags]
+    module = to_ast(tree, "example.cards", text)
+    d = declarations(module, DiagnosticSink())
+    ctx = E.make_ctx(d, param_types=E.param_types(d))
+    out: list[str] = []
+    seen: set[str] = set()
+
+    def note(node) -> None:
+        if hasattr(node, "__dataclass_fields__"):
+            seen.add(type(node).__name__)
+            for name in node.__dataclass_fields__:
+                note(getattr(node, name))
+        elif isinstance(node, tuple):
+            for x in node:
+                note(x)
+
+    def walk(lines):
+        for ln in lines:
+            out.append(ln.text)
+            walk(ln.children)
+    for decl in module.decls:
+        note(decl)
+    for p in d.procedures.values():
+        walk(E.describe_block(p.body, E.params_ctx(ctx, p.name, p.params)))
+    for de in d.defines.values():
+        out.append(E.describe_define(de, ctx))
+    for ct in d.card_types.values():
+        walk([E.describe(ab, E.ability_ctx(ctx, ct.name)) for ab in ct.abilities])
+    for cd in d.cards:
+        walk([E.describe(ab, E.ability_ctx(ctx, cd.type_name)) for ab in cd.abilities])
+    for kw in d.keywords.values():
+        kctx = E.params_ctx(ctx, kw.name, [p.name for p in kw.params])
+        walk([E.describe(ab, E.ability_ctx(kctx, None)) for ab in kw.abilities])
+    for body in ([d.setup.body] if d.setup else []) + [r.body for r in d.rounds] + \
+            [ec.body for ec in d.end_checks] + [s.body for s in d.scenarios]:
+        walk(E.describe_block(body, ctx.child()))
+    if d.trigger_order:
+        out += [E.describe_order_key(k, ctx) for k in d.trigger_order.keys]
+    return out, seen
+
+
+@pytest.mark.parametrize("index, kind, text", doc_examples(), ids=lambda x: str(x) if isinstance(x, int) else None)
+def test_every_example_of_the_language_reference_has_english(index, kind, text):
+    lines, _ = describe_module(wrap(kind, text))
+    for line in lines:
+        assert line.strip(), "an empty sentence"
+        assert not re.search(r"\b(None|Name\(|Call\(|span=)", line), f"code leaked into the English: {line}"
+
+
+def test_the_examples_cover_every_statement_and_expression():
+    """So the test above really exercises every describer (the reference shows every construct)."""
+    seen: set[str] = set()
+    for _, kind, text in doc_examples():
+        seen |= describe_module(wrap(kind, text))[1]
+    missing = sorted(c.__name__ for c in node_classes() if c.__name__ not in seen)
+    assert not missing, f"docs/language.md has no example of: {missing}"
