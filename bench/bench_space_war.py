@@ -4,7 +4,7 @@ Plays "Space War: in Space!" with random bots, N games per batch, for 2 and 4
 players, R repeats, interleaving reference and interpreter batches in one run,
 and prints the median speed of each plus the slowdown factor.
 
-    python bench/bench_space_war.py [--games N] [--repeats R]
+    python bench/bench_space_war.py [--games N] [--repeats R] [--log]
 
 See bench/README.md for how to read the numbers.
 """
@@ -55,7 +55,8 @@ def _error(exc: BaseException) -> str:
 class Interpreter:
     """The interpreter side; `error` is set (and the side skipped) if it fails."""
 
-    def __init__(self):
+    def __init__(self, log: bool = False):
+        self.log = log              # the reference keeps no log, so by default neither does this side
         self.error = None
         self.game = None
         self.run_game = None
@@ -66,7 +67,7 @@ class Interpreter:
             self.error = _error(exc)
 
     def play(self, players: int, seed: int) -> int:
-        eng = self.run_game(self.game, players, seed)
+        eng = self.run_game(self.game, players, seed, log=self.log)
         return eng.result["rounds"]
 
     def warm_up(self, players: int) -> None:
@@ -94,12 +95,13 @@ def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200, help="games per batch (default 200)")
     ap.add_argument("--repeats", type=int, default=5, help="batches per side (default 5)")
+    ap.add_argument("--log", action="store_true", help="let the interpreter keep its event log (default off)")
     args = ap.parse_args(argv)
     if args.games < 1 or args.repeats < 1:
         ap.error("--games and --repeats must be at least 1")
 
     seeds = range(args.games)   # the same seeds for both sides and every repeat
-    interp = Interpreter()
+    interp = Interpreter(log=args.log)
     for n in PLAYER_COUNTS:
         reference_play(n, 0)    # warm-up, untimed
         interp.warm_up(n)       # first run: any exception marks the side unavailable
@@ -138,12 +140,13 @@ def main(argv=None) -> dict:
         "benchmark": "space_war_in_space",
         "games": args.games,
         "repeats": args.repeats,
+        "interpreter_log": args.log,
         "python": platform.python_version(),
         "interpreter_error": interp.error,
         "results": {},
     }
     print(f"Space War: in Space! -- {args.games} games x {args.repeats} repeats, "
-          f"random bots, Python {platform.python_version()}")
+          f"random bots, interpreter log {'on' if args.log else 'off'}, Python {platform.python_version()}")
     header = (f"{'players':>7}  {'reference g/s':>13}  {'interpreter g/s':>15}  "
               f"{'slowdown':>9}  {'contests/game ref / interp':>26}")
     print(header)

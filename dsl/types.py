@@ -17,6 +17,9 @@ NUMBER, FLAG, TEXT, PLAYER, CARD, ZONE, NONE, ANY = (
     "number", "flag", "text", "player", "card", "zone", "none", "any")
 BASIC = {"number": NUMBER, "flag": FLAG, "text": TEXT, "player": PLAYER, "card": CARD, "zone": ZONE}
 BUILTINS = ("count", "sum", "highest", "lowest", "first", "any")
+# Every card also has these, kept by the engine rather than declared: where it is, who first
+# held it, and who holds it now (the player whose zone it is in; none in a shared zone).
+CARD_PSEUDO_FIELDS = {"zone": "zone", "owner": "player", "controller": "player"}
 
 
 def list_of(t) -> tuple:
@@ -109,6 +112,8 @@ class Typer:
         types = [self.d.card_types[card_type]] if card_type in self.d.card_types else list(self.d.card_types.values())
         if name in ("name", "type"):
             return TEXT
+        if name in CARD_PSEUDO_FIELDS:
+            return CARD_PSEUDO_FIELDS[name]
         for ct in types:
             for fd in ct.fields:
                 if fd.name == name:
@@ -116,7 +121,7 @@ class Typer:
         return None
 
     def all_card_fields(self):
-        names = {"name", "type"}
+        names = {"name", "type", *CARD_PSEUDO_FIELDS}
         for ct in self.d.card_types.values():
             names.update(f.name for f in ct.fields)
         return names

@@ -3,7 +3,9 @@
 An agent is any object with ``choose(view, decision) -> int``: ``view`` is the
 JSON-able dict from ``Engine.view(player)`` and ``decision`` the engine's pending
 ``Decision`` (player, prompt, option labels, rule). The answer is an index into
-``decision.options``. Three agents ship with cardsmith:
+``decision.options``. An agent whose ``needs_view`` is false never looks at the view;
+``run_game`` then hands it an empty dict rather than build one for every decision.
+Three agents ship with cardsmith:
 
 - ``RandomAgent``: uniform choice from its own seeded generator (bots, simulation);
 - ``HumanAgent``: a person at a terminal, shown their own view only;
@@ -43,6 +45,8 @@ def _no_options(decision: "Decision") -> AgentError:
 
 class RandomAgent:
     """Picks an option uniformly at random from its own ``random.Random(seed)``."""
+
+    needs_view = False
 
     def __init__(self, seed: int | None = None):
         self.seed = seed

@@ -8,6 +8,8 @@ player. Each `x_<Node>` method names the AST node (and so the grammar rule) it h
 """
 from __future__ import annotations
 
+import operator
+
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.types import ANY, CARD, PLAYER, ZONE, Scope, Typer, is_list, list_of
 
@@ -40,6 +42,29 @@ class ExprCompiler:
 
     def compile(self, e, sc: Scope):
         return getattr(self, "x_" + type(e).__name__)(e, sc)
+
+    # Most operands are a local name or a literal. Parents read those straight from env or
+    # as a constant instead of calling a closure for them: a call is most of an op's cost.
+    def env_key(self, e, sc: Scope):
+        """The env key `e` reads when it is a local, a parameter, `it`, `this` or `you`; else None."""
+        if isinstance(e, A.Name):
+            kind, _t = self.typer.resolve_name(e.name, sc)
+            return e.name if kind in ("local", "param") else "$it" if kind == "it" else None
+        if isinstance(e, A.This):
+            return "$this"
+        if isinstance(e, A.You):
+            return "$you"
+        return None
+
+    def constant(self, e, sc: Scope) -> tuple:
+        """(value,) when `e` is a literal or an enum member, else ()."""
+        if isinstance(e, (A.Num, A.Text, A.Bool)):
+            return (e.value,)
+        if isinstance(e, A.Nothing):
+            return (None,)
+        if isinstance(e, A.Name) and self.typer.resolve_name(e.name, sc)[0] in ("member", "zone"):
+            return (e.name,)
+        return ()
 
     # ------------------------------------------------------------------ literals and names
     def x_Num(self, e, sc):
@@ -84,18 +109,45 @@ class ExprCompiler:
         args = [self.compile(a, sc) for a in e.args]
         name = e.name
         if name == "count":
+            if isinstance(e.args[0], A.CardsIn):        # count the zone without copying it
+                zone = e.args[0].zone
+                local = self.local_zone(zone, sc)
+                if local is not None:               # `count(cards in p's deck)`: one call
+                    keys, key = local
+                    return lambda m, env: len(m.zones[keys[env[key]]])
+                z = self.compile(zone, sc)
+
+                def count_in(m, env):
+                    key = z(m, env)
+                    if isinstance(key, list):
+                        return sum(len(m.zones[k]) for k in key)
+                    return len(m.zones[key])
+                return count_in
             a = args[0]
             return lambda m, env: len(a(m, env))
         if name == "sum":
             a = args[0]
             return lambda m, env: sum(x for x in a(m, env) if x is not None)
-        if name in ("highest", "lowest"):
-            a, f = args[0], (max if name == "highest" else min)
+        if name == "highest":
+            a = args[0]
 
-            def agg(m, env):
-                xs = [x for x in a(m, env) if x is not None]
-                return f(xs) if xs else None
-            return agg
+            def highest(m, env):        # max() of the numbers, the first of equals; no list built
+                best = None
+                for x in a(m, env):
+                    if x is not None and (best is None or x > best):
+                        best = x
+                return best
+            return highest
+        if name == "lowest":
+            a = args[0]
+
+            def lowest(m, env):
+                best = None
+                for x in a(m, env):
+                    if x is not None and (best is None or x < best):
+                        best = x
+                return best
+            return lowest
         if name == "first":
             a = args[0]
 
@@ -123,7 +175,9 @@ class ExprCompiler:
             body = self._defines[key] = cell[0]
         params = d.params
         if len(params) == 1:
-            p0, a0 = params[0], args[0]
+            p0, a0, k0 = params[0], args[0], self.env_key(e.args[0], sc)
+            if k0 is not None:
+                return lambda m, env: body(m, {p0: env[k0], "$you": env.get("$you")})
             return lambda m, env: body(m, {p0: a0(m, env), "$you": env.get("$you")})
         pairs = list(zip(params, args))
 
@@ -134,42 +188,49 @@ class ExprCompiler:
         return call
 
     # ------------------------------------------------------------------ fields and zones
-    def _field(self, obj_fn, obj_t, name):
-        if obj_t == PLAYER:
-            return lambda m, env: m.players[obj_fn(m, env)][name]
-        return self._card_field(obj_fn, name)
-
     @staticmethod
-    def _card_field(obj_fn, name):
+    def _card_field(obj_fn, name, key=None):
+        if key is not None:
+            def get_local(m, env):
+                c = env[key]
+                return None if c is None else m.cards[c].get(name)
+            return get_local
+
         def get(m, env):
             c = obj_fn(m, env)
             return None if c is None else m.cards[c].get(name)
         return get
 
     def x_FieldAccess(self, e, sc):
-        t = self.type_of(e.obj, sc)
-        return self._field(self.compile(e.obj, sc), t, e.name)
+        return self._possessive(self.compile(e.obj, sc), self.type_of(e.obj, sc), e.name,
+                                self.env_key(e.obj, sc), zones=False)
 
-    def _possessive(self, owner_fn, owner_t, name, span):
+    def _possessive(self, owner_fn, owner_t, name, key=None, zones=True):
+        """`owner's name`: a zone of a player, a player's or a card's field. With `key`, the
+        owner is a local read straight from env, and `owner_fn` is not called."""
         if owner_t == PLAYER:
-            zd = self.d.zones.get(name)
-            if zd is not None:
+            if zones and name in self.d.zones:
                 keys = self.p.zone_keys[name]
+                if key is not None:
+                    return lambda m, env: keys[env[key]]
                 return lambda m, env: keys[owner_fn(m, env)]
+            if key is not None:
+                return lambda m, env: m.players[env[key]][name]
             return lambda m, env: m.players[owner_fn(m, env)][name]
-        return self._card_field(owner_fn, name)
+        return self._card_field(owner_fn, name, key)
 
     def x_Possessive(self, e, sc):
-        return self._possessive(self.compile(e.owner, sc), self.type_of(e.owner, sc), e.name, e.span)
+        return self._possessive(self.compile(e.owner, sc), self.type_of(e.owner, sc), e.name,
+                                self.env_key(e.owner, sc))
 
     def x_Your(self, e, sc):
-        return self._possessive(lambda m, env: env["$you"], PLAYER, e.name, e.span)
+        return self._possessive(None, PLAYER, e.name, "$you")
 
     def x_FieldOf(self, e, sc):
         t = self.type_of(e.obj, sc)
         obj = self.compile(e.obj, sc)
         if is_list(t):
-            one = self._possessive(lambda m, env: env["$of"], t[1], e.name, e.span)
+            one = self._possessive(None, t[1], e.name, "$of")
 
             def each(m, env):
                 out = []
@@ -177,9 +238,30 @@ class ExprCompiler:
                     out.append(_with_it(env, "$of", x, one, m))
                 return out
             return each
-        return self._possessive(obj, t, e.name, e.span)
+        return self._possessive(obj, t, e.name, self.env_key(e.obj, sc))
+
+    def local_zone(self, e, sc):
+        """(zone keys by seat, env key of the player) for `p's deck` or `your discard`, else None."""
+        if isinstance(e, (A.Possessive, A.Your)) and e.name in self.d.zones:
+            owner = e.owner if isinstance(e, A.Possessive) else A.You(span=e.span)
+            key = self.env_key(owner, sc) if self.type_of(owner, sc) == PLAYER else None
+            if key is not None:
+                return self.p.zone_keys[e.name], key
+        return None
+
+    def held(self, e, sc):
+        """fn(m, env) -> the state's own list of the cards in zone `e` (not a copy)."""
+        local = self.local_zone(e, sc)
+        if local is not None:           # one call, not three
+            keys, key = local
+            return lambda m, env: m.zones[keys[env[key]]]
+        z = self.compile(e, sc)
+        return lambda m, env: m.zones[z(m, env)]
 
     def x_CardsIn(self, e, sc):
+        if self.type_of(e.zone, sc) == ZONE:
+            h = self.held(e.zone, sc)
+            return lambda m, env: list(h(m, env))
         z = self.compile(e.zone, sc)
 
         def cards_in(m, env):
@@ -197,20 +279,28 @@ class ExprCompiler:
         return lambda m, env: keys[: m.n_players]
 
     def x_TopCard(self, e, sc):
-        z = self.compile(e.zone, sc)
         idx = -1 if e.place == "top" else 0
+        local = self.local_zone(e.zone, sc)
+        if local is not None:           # `top card of p's deck`: one call
+            keys, key = local
+
+            def top_local(m, env):
+                cards = m.zones[keys[env[key]]]
+                return cards[idx] if cards else None
+            return top_local
+        h = self.held(e.zone, sc)
 
         def top(m, env):
-            cards = m.zones[z(m, env)]
+            cards = h(m, env)
             return cards[idx] if cards else None
         return top
 
     def x_TopCards(self, e, sc):
-        z, n = self.compile(e.zone, sc), self.compile(e.count, sc)
+        h, n = self.held(e.zone, sc), self.compile(e.count, sc)
         top = e.place == "top"
 
         def tops(m, env):
-            cards, k = m.zones[z(m, env)], max(0, n(m, env) or 0)
+            cards, k = h(m, env), max(0, n(m, env) or 0)
             if top:
                 return cards[::-1][:k]
             return cards[:k]
@@ -236,7 +326,13 @@ class ExprCompiler:
         return lambda m, env: env["$you"]
 
     def x_PlayersExpr(self, e, sc):
-        return lambda m, env: [p for p, gone in enumerate(m.st.out) if not gone]
+        def players(m, env):
+            out = []                    # a loop: for a few players cheaper than a comprehension's frame
+            for p, gone in enumerate(m.st.out):
+                if not gone:
+                    out.append(p)
+            return out
+        return players
 
     def x_WinnersExpr(self, e, sc):
         return lambda m, env: list(m.st.result["winners"]) if m.st.result else []
@@ -303,8 +399,14 @@ class ExprCompiler:
         items = [self.compile(i, sc) for i in e.items]
         if len(items) == 2:
             a, b = items
-            return lambda m, env: bool(a(m, env) and b(m, env))
-        return lambda m, env: all(i(m, env) for i in items)
+            return lambda m, env: True if a(m, env) and b(m, env) else False
+
+        def every(m, env):              # all() without a generator's frame
+            for i in items:
+                if not i(m, env):
+                    return False
+            return True
+        return every
 
     def x_NotOp(self, e, sc):
         a = self.compile(e.operand, sc)
@@ -313,43 +415,69 @@ class ExprCompiler:
     def x_Compare(self, e, sc):
         a, b = self.compile(e.left, sc), self.compile(e.right, sc)
         op = e.op
+        if op in ("=", "!="):
+            const, ka, kb = self.constant(e.right, sc), self.env_key(e.left, sc), self.env_key(e.right, sc)
+            eq = op == "="
+            if const:               # `x = 0`, `side = active`: no call for the constant
+                v = const[0]
+                if ka is not None:
+                    return (lambda m, env: env[ka] == v) if eq else (lambda m, env: env[ka] != v)
+                return (lambda m, env: a(m, env) == v) if eq else (lambda m, env: a(m, env) != v)
+            if ka is not None and kb is not None:       # `card = this`
+                return (lambda m, env: env[ka] == env[kb]) if eq else (lambda m, env: env[ka] != env[kb])
+            if kb is not None:                          # `strength(it) = best`
+                return (lambda m, env: a(m, env) == env[kb]) if eq else (lambda m, env: a(m, env) != env[kb])
         if op == "=":
             return lambda m, env: a(m, env) == b(m, env)
         if op == "!=":
             return lambda m, env: a(m, env) != b(m, env)
         span = e.span
+        cmp = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
 
-        def num(v):
-            if v is None:
+        def ordered(m, env):
+            x = a(m, env)
+            if x is None:
                 raise RuleError("a comparison met 'none' where it needs a number", span)
-            return v
-        if op == "<":
-            return lambda m, env: num(a(m, env)) < num(b(m, env))
-        if op == "<=":
-            return lambda m, env: num(a(m, env)) <= num(b(m, env))
-        if op == ">":
-            return lambda m, env: num(a(m, env)) > num(b(m, env))
-        return lambda m, env: num(a(m, env)) >= num(b(m, env))
+            y = b(m, env)
+            if y is None:
+                raise RuleError("a comparison met 'none' where it needs a number", span)
+            return cmp(x, y)
+        return ordered
 
     def x_IsEmpty(self, e, sc):
-        t = self.type_of(e.operand, sc)
-        a = self.compile(e.operand, sc)
         neg = e.negated
-        if t == ZONE:
-            return lambda m, env: bool(m.zones[a(m, env)]) == neg
+        if self.type_of(e.operand, sc) == ZONE:
+            h = self.held(e.operand, sc)
+            return lambda m, env: bool(h(m, env)) == neg
+        a = self.compile(e.operand, sc)
         return lambda m, env: bool(a(m, env)) == neg
 
     def x_IsIn(self, e, sc):
         t = self.type_of(e.coll, sc)
         item, coll = self.compile(e.item, sc), self.compile(e.coll, sc)
         neg = e.negated
-        if t == ZONE:
-            return lambda m, env: (item(m, env) in m.zones[coll(m, env)]) != neg
+        if t == ZONE or isinstance(e.coll, A.CardsIn) and self.type_of(e.coll.zone, sc) == ZONE:
+            h = self.held(e.coll if t == ZONE else e.coll.zone, sc)   # look in the zone without copying it
+            return lambda m, env: (item(m, env) in h(m, env)) != neg
+        if isinstance(e.coll, A.CardsIn):
+            z = self.compile(e.coll.zone, sc)
+
+            def in_zone(m, env):
+                x, key = item(m, env), z(m, env)
+                if isinstance(key, list):
+                    return any([x in m.zones[k] for k in key]) != neg   # every key looked up, as a copy would
+                return (x in m.zones[key]) != neg
+            return in_zone
+        key = self.env_key(e.item, sc)
+        if key is not None:
+            return lambda m, env: (env[key] in coll(m, env)) != neg
         return lambda m, env: (item(m, env) in coll(m, env)) != neg
 
     def x_IsA(self, e, sc):
-        a = self.compile(e.operand, sc)
+        a, key = self.compile(e.operand, sc), self.env_key(e.operand, sc)
         name = e.type_name
+        if key is not None:         # `it is a Unit`
+            return lambda m, env: (c := env[key]) is not None and m.card_types[c] == name
         return lambda m, env: (c := a(m, env)) is not None and m.card_types[c] == name
 
     def x_Arith(self, e, sc):

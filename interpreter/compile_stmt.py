@@ -3,6 +3,9 @@
 Control flow becomes jumps, so where a game stands is just (code id, pc, env): plain data
 that saves and restores at any decision. An instruction is `op(m, frame)`; it may move the
 frame's pc (jumps), push a frame (procedure calls, triggers) or stop the machine at a decision.
+An op that calls a machine primitive returns what the primitive returns — True when it may
+have pushed a frame, stopped, or changed what an end check reads — and the run loop looks at
+the machine's flags only after such an op; plain ops (jumps, tests, lets) return None.
 Each `s_<Node>` method names the AST node it compiles.
 """
 from __future__ import annotations
@@ -79,7 +82,7 @@ class StmtCompiler:
             cards = what(m, env)
             if cards is None:
                 return
-            m.move(cards if isinstance(cards, list) else [cards], to(m, env), place, face, span)
+            return m.move(cards if isinstance(cards, list) else [cards], to(m, env), place, face, span)
         ctx.code.emit(move, span)
 
     def s_ShuffleStmt(self, s, ctx):
@@ -96,7 +99,7 @@ class StmtCompiler:
             cards = what(m, fr[2])
             if cards is None:
                 return
-            m.flip(cards if isinstance(cards, list) else [cards], up, span)
+            return m.flip(cards if isinstance(cards, list) else [cards], up, span)
         ctx.code.emit(flip, span)
 
     def _setter(self, target, ctx):
@@ -151,7 +154,7 @@ class StmtCompiler:
                 v = lo
             if hi is not None and v is not None and v > hi:
                 v = hi
-            m.assign(kind, owner(m, env) if owner is not None else None, name, v, span)
+            return m.assign(kind, owner(m, env) if owner is not None else None, name, v, span)
         ctx.code.emit(assign, span)
 
     def s_SetStmt(self, s, ctx):
@@ -183,7 +186,7 @@ class StmtCompiler:
 
         def choose(m, fr):
             env = fr[2]
-            m.ask(player(m, env), prompt, options(m, env), n, kind, span)
+            return m.ask(player(m, env), prompt, options(m, env), n, kind, span)
         ctx.code.emit(choose, span)
 
     def s_MayStmt(self, s, ctx):
@@ -192,7 +195,7 @@ class StmtCompiler:
         prompt, span = s.prompt, s.span
 
         def may(m, fr):
-            m.ask(player(m, fr[2]), prompt, [True, False], var, "flag", span)
+            return m.ask(player(m, fr[2]), prompt, [True, False], var, "flag", span)
         ctx.code.emit(may, span)
         end = [0]
 
@@ -206,12 +209,15 @@ class StmtCompiler:
     def s_AnnounceStmt(self, s, ctx):
         ev = self.d.events[s.event]
         names = [p.name for p in ev.params]
-        args = [self.cx(a, ctx) for a in s.args]
+        pairs = list(zip(names, [self.cx(a, ctx) for a in s.args]))
         event, span = s.event, s.span
 
         def announce(m, fr):
             env = fr[2]
-            m.announce(event, {n: a(m, env) for n, a in zip(names, args)}, span)
+            params = {}
+            for n, a in pairs:      # a loop, not a comprehension: no call for a comprehension's frame
+                params[n] = a(m, env)
+            return m.announce(event, params, span)
         ctx.code.emit(announce, span)
 
     def s_EliminateStmt(self, s, ctx):
@@ -233,16 +239,19 @@ class StmtCompiler:
     def s_CallStmt(self, s, ctx):
         proc = self.d.procedures[s.name]
         code_id = self.p.procedure_code(s.name, tuple(self.x.type_of(a, ctx.sc) for a in s.args))
-        args = list(zip(proc.params, [self.cx(a, ctx) for a in s.args]))
+        # (param, env key of a local argument or None, closure): a local is read, not called for
+        args = [(p, self.x.env_key(a, ctx.sc), self.cx(a, ctx)) for p, a in zip(proc.params, s.args)]
 
         def call(m, fr):
             env = fr[2]
-            inner = {p: a(m, env) for p, a in args}
+            inner = {}
+            for p, k, a in args:    # a loop, not a comprehension: no call for a comprehension's frame
+                inner[p] = env[k] if k is not None else a(m, env)
             if "$you" in env:
                 inner["$you"] = env["$you"]
             if "$this" in env:
                 inner["$this"] = env["$this"]
-            m.push(code_id, inner)
+            return m.push(code_id, inner)
         ctx.code.emit(call, s.span)
 
     def s_RollStmt(self, s, ctx):
@@ -295,7 +304,7 @@ class StmtCompiler:
             elif cond is not None and cond(m, env):
                 fr[1] = end[0]
                 return
-            m.push(rnd, {})
+            return m.push(rnd, {})
         ctx.code.emit(next_round, span)
         ctx.code.emit(_jump([head]), span)
         end[0] = ctx.code.here()
@@ -428,7 +437,7 @@ class StmtCompiler:
         def begin(m, fr):
             env = fr[2]
             env[saved] = m.st.active
-            m.begin_turn(p(m, env), span)
+            return m.begin_turn(p(m, env), span)
         ctx.code.emit(begin, span)
         self.block(s.body, ctx)
         ctx.code.emit(lambda m, fr: m.end_turn(fr[2].pop(saved), span), span)
@@ -462,7 +471,7 @@ class StmtCompiler:
             who = env[lst][env[idx]]
             env[idx] += 1
             env["$you"] = who
-            m.ask(who, prompt, options(m, env), name, kind, span, secret=True)
+            return m.ask(who, prompt, options(m, env), name, kind, span, secret=True)
         ctx.code.emit(ask_next, span)
         ctx.code.emit(_jump([head]), span)
         done[0] = ctx.code.here()

@@ -141,12 +141,12 @@ class Engine:
             name, _, seat = key.partition(":")
             owner = int(seat) if seat else None
             vis = d.zones[name].visibility
-            shown = []
-            for c in cards:
-                visible = (vis == "public" and st.face_up[c]) or (vis == "owner" and owner == player)
-                shown.append(st.cards[c]["name"] if visible else None)
-            zones[key] = {"zone": name, "owner": owner, "count": len(cards),
-                          "cards": shown if vis != "hidden" else None}
+            shown = None                # a hidden zone shows only its count
+            if vis == "public":
+                shown = [st.cards[c]["name"] if st.face_up[c] else None for c in cards]
+            elif vis == "owner":
+                shown = [st.cards[c]["name"] for c in cards] if owner == player else [None] * len(cards)
+            zones[key] = {"zone": name, "owner": owner, "count": len(cards), "cards": shown}
         pend = st.pending
         decision = None
         if pend is not None and pend["player"] == player:

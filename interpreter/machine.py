@@ -32,6 +32,13 @@ class Machine:
         self.log = log
         self.max_steps = max_steps
         self.zone_seat = {key: (int(key.partition(":")[2]) if ":" in key else None) for key in state.zones}
+        # per zone key, what `move` looks up for every card: the declaration, its seat, public or not
+        self.zone_info = {}
+        for key, seat in self.zone_seat.items():
+            decl = program.decls.zones[key.partition(":")[0]]
+            self.zone_info[key] = (decl, seat, decl.visibility == "public")
+        self.triggers = program.triggers
+        self.move_triggers = "moved" in self.triggers or "revealed" in self.triggers
         self.when_done = "no rule is left to run"
         self.scenario = False      # a scenario goes on after the game ends, to check its expectations
         self.attach(state)
@@ -62,25 +69,35 @@ class Machine:
                 ops = code.ops
                 n = len(ops)
                 self.brk = False
-                # run this frame until it ends, pushes another, asks, or changes what an end check reads
+                # run this frame until it ends, pushes another, asks, or changes what an end check reads;
+                # only ops that called a machine primitive return a true value, so plain ops (jumps,
+                # tests, lets) skip the checks of self.dirty and self.brk
                 while True:
                     pc = fr[1]
                     if pc >= n:
                         frames.pop()
-                        break
+                        if not frames:
+                            break
+                        # back in the caller; a pop changes no decision or result, so go on here
+                        fr = frames[-1]
+                        code = codes[fr[0]]
+                        ops = code.ops
+                        n = len(ops)
+                        continue
                     fr[1] = pc + 1
-                    ops[pc](self, fr)
+                    watch = ops[pc](self, fr)
                     steps += 1
                     if steps > limit:
                         span = code.spans[pc]
                         raise GameAborted("E0801", f"the game did not end within {limit} steps; it was running "
                                           f"{code.name} at line {span.line}", span,
                                           "a rule may loop forever: check the 'repeat' loops and the end conditions")
-                    if self.dirty & mask and st.result is None:
-                        self.dirty = 0
-                        self._check_end(checks)
-                    if self.brk:
-                        break
+                    if watch:
+                        if self.dirty & mask and st.result is None:
+                            self.dirty = 0
+                            self._check_end(checks)
+                        if self.brk:
+                            break
         except RuleError as err:
             raise GameAborted("E0802", err.message, err.span or (code.spans[pc] if code else None), err.hint) from None
         except RecursionError:
@@ -108,14 +125,19 @@ class Machine:
                 return
             flags[i] = now
 
-    def push(self, code_id: int, env: dict) -> None:
-        if len(self.st.frames) >= MAX_FRAMES:
+    # The primitives below that may change the frame stack, the pending decision, the result or
+    # a part of the state an end check reads return True: an op hands that on to the run loop,
+    # which looks at self.dirty and self.brk only then.
+    def push(self, code_id: int, env: dict) -> bool:
+        frames = self.st.frames
+        if len(frames) >= MAX_FRAMES:
             code = self.codes[code_id]
             raise RuleError(f"rules called each other more than {MAX_FRAMES} deep ({code.name})",
                             code.spans[0] if code.spans else None,
                             "a procedure or trigger may be calling itself without end")
-        self.st.frames.append([code_id, 0, env])
+        frames.append([code_id, 0, env])
         self.brk = True
+        return True
 
     # ------------------------------------------------------------------ zones and cards
     def zone_owner(self, key: str):
@@ -125,59 +147,77 @@ class Machine:
         """The player whose zone holds the card (None in a shared zone)."""
         return self.zone_owner(self.st.card_zone[card])
 
-    def move(self, cards: list, key, place: str, face, span) -> None:
+    def move(self, cards: list, key, place: str, face, span) -> bool | None:
         if not cards:
-            return
-        st = self.st
-        zones = self.zones
-        if key not in zones:
+            return None
+        info = self.zone_info.get(key)
+        if info is None:
             raise RuleError(f"no such zone '{key}' in this game (is that player seated?)", span)
+        decl, owner_seat, public = info
+        zones = self.zones
         dest = zones[key]
-        decl = self.prog.decls.zones[key.partition(":")[0]]
         if decl.capacity is not None and len(dest) + len(cards) > decl.capacity:
             raise RuleError(f"'{decl.name}' can hold at most {decl.capacity} cards", span,
                             "check the zone's capacity or the rule that moves cards into it")
-        owner_seat = self.zone_owner(key)
+        st = self.st
         card_zone, face_up, owner = st.card_zone, st.face_up, st.owner
+        # where the cards came from matters only to the log and to `moved` / `revealed` triggers
+        watched = self.log.on or self.move_triggers
         sources = []
-        # "revealed" means unknown → known: face up in a public zone, and not so before
-        was_visible = [face_up[c] and self._public(card_zone[c]) for c in cards] \
-            if "revealed" in self.prog.triggers else ()
+        was_visible = self._visible(cards) if "revealed" in self.triggers else ()
+        up = None if face is None else face == "up"
+        bottom = place == "bottom"
         for c in cards:
             src = card_zone[c]
-            zones[src].remove(c)
-            sources.append(src)
-            if place == "bottom":
+            held = zones[src]
+            if held[-1] == c:       # a card is in its zone once; most moves take the top card
+                held.pop()
+            else:
+                held.remove(c)
+            if watched:
+                sources.append(src)
+            if bottom:
                 dest.insert(0, c)
             else:
                 dest.append(c)
             card_zone[c] = key
-            if face is not None:
-                face_up[c] = face == "up"
-            if owner[c] is None and owner_seat is not None:
+            if up is not None:
+                face_up[c] = up
+            if owner_seat is not None and owner[c] is None:
                 owner[c] = owner_seat
         self.dirty |= ZONES
+        if watched:
+            self._moved(cards, sources, was_visible, key, place, face, public, span)
+        return True
+
+    def _visible(self, cards) -> list:
+        """Which cards are face up in a public zone: "revealed" means unknown → known. (Not a
+        comprehension inside `move`: that would turn move's locals into slower closure cells.)"""
+        face_up, card_zone = self.st.face_up, self.st.card_zone
+        return [face_up[c] and self.zone_info[card_zone[c]][2] for c in cards]
+
+    def _moved(self, cards, sources, was_visible, key, place, face, public, span) -> None:
         if self.log.on:
             self.log.move(self, cards, sources, key, place, face, span)
-        triggers = self.prog.triggers
-        if "moved" in triggers:
+        if "moved" in self.triggers:
             for c, src in zip(cards, sources):
                 self.announce("moved", {"card": c, "from_zone": src, "to_zone": key}, span)
-        if "revealed" in triggers and decl.visibility == "public":
+        if "revealed" in self.triggers and public:
             for c, src, was_up in zip(cards, sources, was_visible):
-                if face_up[c] and not was_up:
+                if self.st.face_up[c] and not was_up:
                     self.announce("revealed", {"card": c}, span)
 
     def _public(self, key) -> bool:
         return self.prog.decls.zones[key.partition(":")[0]].visibility == "public"
 
-    def shuffle(self, key, span) -> None:
+    def shuffle(self, key, span) -> bool | None:
         self.st.rng = R.shuffle(self.st.rng, self.zones[key])
         self.dirty |= ZONES
         if self.log.on:
             self.log.emit(self, "shuffle", span, {"zone": key}, f"{self.log.zone_name(self, key)} is shuffled")
+        return True
 
-    def flip(self, cards: list, up: bool, span) -> None:
+    def flip(self, cards: list, up: bool, span) -> bool | None:
         for c in cards:
             if self.st.face_up[c] != up:
                 self.st.face_up[c] = up
@@ -185,26 +225,27 @@ class Machine:
                 if self.log.on:
                     self.log.emit(self, "flip", span, {"card": self.card_label(c), "face": "up" if up else "down"},
                                   f"{self.card_label(c)} is flipped face {'up' if up else 'down'}")
-                if "flipped" in self.prog.triggers:
+                if "flipped" in self.triggers:
                     self.announce("flipped", {"card": c}, span)
-                if up and "revealed" in self.prog.triggers and self._public(self.st.card_zone[c]):
+                if up and "revealed" in self.triggers and self._public(self.st.card_zone[c]):
                     self.announce("revealed", {"card": c}, span)
+        return True
 
-    def assign(self, kind: str, owner, name: str, value, span) -> None:
+    def assign(self, kind: str, owner, name: str, value, span) -> bool:
         if kind == "game":
             self.st.game[name] = value
-            what = name
         elif kind == "player":
             self.players[owner][name] = value
-            what = f"{self.log.player_name(owner)}'s {name}"
         else:
             if owner is None:
                 raise RuleError(f"there is no card here to set '{name}' on", span)
             self.cards[owner][name] = value
-            what = f"{self.card_label(owner)}'s {name}"
         self.dirty |= ATTRS
         if self.log.on:
+            what = name if kind == "game" else \
+                f"{self.log.player_name(owner) if kind == 'player' else self.card_label(owner)}'s {name}"
             self.log.emit(self, "set", span, {"what": what, "value": value}, f"{what} becomes {self.log.value(self, value)}")
+        return True
 
     def roll(self, die: str, faces: list, n, span) -> list:
         out = []
@@ -222,7 +263,7 @@ class Machine:
         return self.card_names[c] if c is not None else "nothing"
 
     # ------------------------------------------------------------------ players and flow
-    def eliminate(self, who, span) -> None:
+    def eliminate(self, who, span) -> bool | None:
         for p in (who if isinstance(who, list) else [who]):
             if p is None or self.st.out[p]:
                 continue
@@ -230,10 +271,11 @@ class Machine:
             self.dirty |= OUT
             if self.log.on:
                 self.log.emit(self, "eliminate", span, {"player": p}, f"{self.log.player_name(p)} is eliminated")
-            if "eliminated" in self.prog.triggers:
+            if "eliminated" in self.triggers:
                 self.announce("eliminated", {"player": p}, span)
+        return True
 
-    def win(self, winners: list, span, reason: str = "") -> None:
+    def win(self, winners: list, span, reason: str = "") -> bool | None:
         winners = [w for w in winners if w is not None]
         self.brk = True
         self.st.result = {"winners": winners, "draw": not winners, "rounds": self.st.round,
@@ -246,42 +288,43 @@ class Machine:
             text = (" and ".join(self.log.player_name(w) for w in winners) + " wins the game") if winners \
                 else "the game ends in a draw" + (f": {reason}" if reason else "")
             self.log.emit(self, "game_over", span, {"winners": winners}, text)
+        return True
 
     def say(self, text: str, env: dict, span) -> None:
         if self.log.on:
             self.log.emit(self, "say", span, {}, text)
 
-    def begin_round(self, name: str, span) -> None:
+    def begin_round(self, name: str, span) -> bool | None:
         self.st.round += 1
         if self.log.on:
             self.log.emit(self, "round", span, {"round": self.st.round}, f"round {self.st.round}: {name}")
-        if "round_started" in self.prog.triggers:
-            self.announce("round_started", {}, span)
+        if "round_started" in self.triggers:
+            return self.announce("round_started", {}, span)
 
-    def begin_step(self, kind: str, name: str, span) -> None:
+    def begin_step(self, kind: str, name: str, span) -> bool | None:
         self.st.step_path.append(name)
         if self.log.on:
             self.log.emit(self, kind, span, {"name": name}, f"{kind} {name} begins")
-        if "step_started" in self.prog.triggers:
-            self.announce("step_started", {"step": name}, span)
+        if "step_started" in self.triggers:
+            return self.announce("step_started", {"step": name}, span)
 
-    def end_step(self, span) -> None:
+    def end_step(self, span) -> bool | None:
         name = self.st.step_path.pop() if self.st.step_path else ""
-        if "step_ended" in self.prog.triggers:
-            self.announce("step_ended", {"step": name}, span)
+        if "step_ended" in self.triggers:
+            return self.announce("step_ended", {"step": name}, span)
 
-    def begin_turn(self, p, span) -> None:
+    def begin_turn(self, p, span) -> bool | None:
         self.st.active = p
         if self.log.on:
             self.log.emit(self, "turn", span, {"player": p}, f"{self.log.player_name(p)}'s turn")
-        if "turn_started" in self.prog.triggers:
-            self.announce("turn_started", {"player": p}, span)
+        if "turn_started" in self.triggers:
+            return self.announce("turn_started", {"player": p}, span)
 
     def end_turn(self, previous, span) -> None:
         self.st.active = previous
 
     # ------------------------------------------------------------------ decisions
-    def ask(self, player, prompt: str, options: list, var: str, kind, span, secret: bool = False) -> None:
+    def ask(self, player, prompt: str, options: list, var: str, kind, span, secret: bool = False) -> bool | None:
         """Stop at a decision, or settle it at once when there is at most one option."""
         env = self.st.frames[-1][2]
         if player is None or not options:
@@ -305,6 +348,7 @@ class Machine:
         self.st.pending = {"player": player, "prompt": prompt, "options": list(options), "labels": labels,
                            "var": var, "kind": kind if isinstance(kind, str) else list(kind),
                            "rule": span.short, "line": span.line, "secret": secret}
+        return True
 
     def decide(self, index: int) -> None:
         pend = self.st.pending
@@ -324,17 +368,14 @@ class Machine:
                           f"{self.log.player_name(player)} {'secretly ' if secret else ''}chooses {shown} ({prompt})")
 
     # ------------------------------------------------------------------ events and triggers
-    def announce(self, event: str, params: dict, span) -> None:
+    def announce(self, event: str, params: dict, span) -> bool | None:
         """Raise `event`; every matching triggered ability goes on the stack in the declared order."""
         log_on = self.log.on
         if log_on and event in self.prog.decls.events:
-            types = self.prog.event_types(event)
-            shown = {k: self.log.typed(self, v, types.get(k)) for k, v in params.items()}
-            self.log.emit(self, "event", span, {"name": event, **shown},
-                          f"{event}" + (" (" + ", ".join(f"{k}: {v}" for k, v in shown.items()) + ")" if shown else ""))
-        entries = self.prog.triggers.get(event)
+            self._log_event(event, params, span)
+        entries = self.triggers.get(event)
         if not entries:
-            return
+            return None
         out = self.st.out
         card_zone = self.st.card_zone
         zone_seat = self.zone_seat
@@ -358,15 +399,24 @@ class Machine:
                     continue
                 fired.append((entry, c, seat, env))
         if not fired:
-            return
-        fired = self._order(fired)
-        for entry, c, seat, env in fired:
-            if log_on:
+            return None
+        if len(fired) > 1 or not self.prog.order_by_seat_only:   # else ordering one trigger evaluates nothing
+            fired = self._order(fired)
+        if log_on:
+            for entry, c, seat, env in fired:
                 self.log.emit(self, "trigger", entry.ability.span,
                               {"card": self.card_label(c), "player": seat, "on": event},
                               f"{self.card_label(c)} of {self.log.player_name(seat)} triggers on {event}")
         for entry, c, seat, env in reversed(fired):
             self.push(entry.code_id, env)
+        return True
+
+    def _log_event(self, event: str, params: dict, span) -> None:
+        # apart from `announce`, whose locals its comprehensions would turn into closure cells
+        types = self.prog.event_types(event)
+        shown = {k: self.log.typed(self, v, types.get(k)) for k, v in params.items()}
+        self.log.emit(self, "event", span, {"name": event, **shown},
+                      f"{event}" + (" (" + ", ".join(f"{k}: {v}" for k, v in shown.items()) + ")" if shown else ""))
 
     def _order(self, fired: list) -> list:
         """Order simultaneous triggers by the game's keys; then seat order from the active player

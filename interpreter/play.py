@@ -43,7 +43,9 @@ def run_game(game, players: int, seed: int, agents: Sequence[Agent] | None = Non
         decision = eng.pending
         if decision is None:
             raise RuntimeError("the engine is neither finished nor waiting for a decision")
-        index = agents[decision.player].choose(eng.view(decision.player), decision)
+        agent = agents[decision.player]
+        view = eng.view(decision.player) if getattr(agent, "needs_view", True) else {}
+        index = agent.choose(view, decision)
         eng.decide(index)
         if observe is not None:
             observe(eng)

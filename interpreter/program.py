@@ -53,6 +53,7 @@ class Program:
         self.triggers: dict[str, list[TriggerEntry]] = {}
         self._index_triggers()
         self.order_keys = self._order_keys()
+        self.order_by_seat_only = all(fn == "seat" for fn, _ in self.order_keys)
         self.scenarios = {s.name: self._code(f"scenario {s.name}", s.body, Scope()) for s in d.scenarios}
 
     # ------------------------------------------------------------------ code building

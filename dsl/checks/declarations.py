@@ -44,9 +44,9 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
                 unique("card type", decl.name, decl.span, d.card_types, decl)
                 names = [f.name for f in decl.fields]
                 for f in decl.fields:
-                    if names.count(f.name) > 1 or f.name in ("name", "type", "copies"):
+                    if names.count(f.name) > 1 or f.name in ("name", "type", "copies", "zone", "owner", "controller"):
                         sink.error("E0104", f"field '{f.name}' of '{decl.name}' is declared twice or is reserved",
-                                   f.span, "'name', 'type' and 'copies' are built in")
+                                   f.span, "'name', 'type', 'copies', 'zone', 'owner' and 'controller' are built in")
             case A.AttrsDecl():
                 table = d.player_fields if decl.owner == "player" else d.game_fields
                 for f in decl.fields:
