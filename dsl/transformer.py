@@ -54,7 +54,7 @@ class ToAst(Transformer):
         if self._src is None:
             return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
         # a node's meta ends after the newline (and indentation) that closes it: trim back to its last character
-        end = meta.end_pos
+        end = min(meta.end_pos, len(self._src))     # the parser may have appended a final newline
         while end > meta.start_pos and self._src[end - 1] in " \t\r\n":
             end -= 1
         line = bisect_right(self._starts, end - 1) if end > 0 else 1
