@@ -90,9 +90,9 @@ class ExprCompiler:
         if kind == "it":
             return lambda m, env: env["$it"]
         if kind == "it_field":
-            return lambda m, env: m.cards[env["$it"]].get(n)
+            return self._card_field(None, n, "$it")
         if kind == "this_field":
-            return lambda m, env: m.cards[env["$this"]].get(n)
+            return self._card_field(None, n, "$this")
         if kind == "game_attr":
             return lambda m, env: m.st.game[n]
         if kind == "zone":
@@ -188,8 +188,25 @@ class ExprCompiler:
         return call
 
     # ------------------------------------------------------------------ fields and zones
-    @staticmethod
-    def _card_field(obj_fn, name, key=None):
+    def _card_reader(self, name):
+        """fn(m, card) for a field that is not simply stored: the engine's pseudo-fields, and
+        fields that `modify` abilities change (computed from the current state at each read)."""
+        if name == "zone":
+            return lambda m, c: m.st.card_zone[c]
+        if name == "owner":
+            return lambda m, c: m.st.owner[c]
+        if name == "controller":
+            return lambda m, c: m.zone_seat[m.st.card_zone[c]]
+        if name in self.p.modified_fields:
+            return lambda m, c: m.modified(c, name)
+        return None
+
+    def _card_field(self, obj_fn, name, key=None):
+        read = self._card_reader(name)
+        if read is not None:
+            if key is not None:
+                return lambda m, env: None if (c := env[key]) is None else read(m, c)
+            return lambda m, env: None if (c := obj_fn(m, env)) is None else read(m, c)
         if key is not None:
             def get_local(m, env):
                 c = env[key]

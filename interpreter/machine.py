@@ -40,6 +40,7 @@ class Machine:
         self.triggers = program.triggers
         self.move_triggers = "moved" in self.triggers or "revealed" in self.triggers
         self.when_done = "no rule is left to run"
+        self._modifying: set = set()     # (card, field) being computed: a modifier cannot feed itself
         self.scenario = False      # a scenario goes on after the game ends, to check its expectations
         self.attach(state)
 
@@ -258,6 +259,35 @@ class Machine:
             self.log.emit(self, "roll", span, {"die": die, "results": out},
                           f"{n} {die} dice roll " + ", ".join("+".join(f) or "blank" for f in out))
         return out
+
+    def modified(self, c: int, name: str):
+        """Field `name` of card `c` with every active `modify` ability applied, computed from
+        the current state (so "+1 Force to every card in this column" follows cards as they move).
+        A modifier counts while its card is in a player's zone and its text is not blank."""
+        base = self.cards[c].get(name)
+        key = (c, name)
+        if key in self._modifying:          # a modifier reading the field it modifies sees the printed value
+            return base
+        self._modifying.add(key)
+        try:
+            total = base
+            card_zone, zone_seat, out = self.st.card_zone, self.zone_seat, self.st.out
+            for entry in self.prog.modifiers.get(name, ()):
+                for src in entry.cards:
+                    seat = zone_seat[card_zone[src]]
+                    if seat is None or out[seat]:
+                        continue
+                    env = {"$this": src, "$you": seat}
+                    if entry.blank is not None and not entry.blank(self, env):
+                        continue
+                    if entry.cond is not None and not entry.cond(self, env):
+                        continue
+                    targets = entry.target(self, env)
+                    if targets == c if not isinstance(targets, list) else c in targets:
+                        total = (total or 0) + (entry.amount(self, env) or 0)
+            return total
+        finally:
+            self._modifying.discard(key)
 
     def card_label(self, c) -> str:
         return self.card_names[c] if c is not None else "nothing"

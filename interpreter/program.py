@@ -13,7 +13,7 @@ from cardsmith.dsl.types import ANY, CARD, PLAYER, Scope
 
 from .compile_expr import ExprCompiler, zone_keys
 from .compile_stmt import Code, Ctx, StmtCompiler
-from .reads import reads
+from .reads import ATTRS, ZONES, reads
 
 MAX_PLAYERS_HARD = 16
 
@@ -31,6 +31,17 @@ class TriggerEntry:
     card_set: frozenset = frozenset()
 
 
+@dataclass
+class ModifierEntry:
+    """A `modify <field> of <target> by <amount> while <cond>` ability and the cards carrying it."""
+    ability: A.StaticMod
+    target: object              # fn(m, env) -> card or list of cards
+    amount: object              # fn(m, env) -> number
+    cond: object                # fn(m, env) -> bool, or None
+    blank: object               # the card type's "text is blank unless", or None
+    cards: list
+
+
 class Program:
     def __init__(self, game: Game):
         self.game = game
@@ -39,6 +50,7 @@ class Program:
         self.zone_keys = zone_keys(d, max(game.max_players, 1))
         self.codes: list[Code] = []
         self._proc_codes: dict = {}
+        self.modified_fields = {ab.field for c in game.cards for ab in c.abilities if isinstance(ab, A.StaticMod)}
         self.exprs = ExprCompiler(self)
         self.stmts = StmtCompiler(self, self.exprs)
         self.card_type_names = [c.type_name for c in game.cards]
@@ -50,6 +62,10 @@ class Program:
         self.check_mask = 0
         for ec in d.end_checks:
             self.check_mask |= reads(ec.cond, d)
+        if self.modified_fields and self.check_mask & ATTRS:
+            self.check_mask |= ZONES        # a modified field changes when cards move
+        self.modifiers: dict[str, list[ModifierEntry]] = {}
+        self._index_modifiers()
         self.triggers: dict[str, list[TriggerEntry]] = {}
         self._index_triggers()
         self.order_keys = self._order_keys()
@@ -144,6 +160,26 @@ class Program:
                     if isinstance(a, A.Name) and a.name in params and params[a.name] == CARD and isinstance(b, A.This):
                         return a.name
         return None
+
+    def _index_modifiers(self) -> None:
+        by_ability: dict[int, ModifierEntry] = {}
+        d = self.decls
+        for card in self.game.cards:
+            for ab in card.abilities:
+                if not isinstance(ab, A.StaticMod):
+                    continue
+                entry = by_ability.get(id(ab))
+                if entry is None:
+                    sc = Scope(this_type=card.type_name, in_ability=True)
+                    ct = d.card_types[card.type_name]
+                    blank = (self.exprs.compile(ct.blank_unless, Scope(this_type=ct.name, in_ability=True))
+                             if ct.blank_unless is not None else None)
+                    entry = ModifierEntry(ab, self.exprs.compile(ab.target, sc), self.exprs.compile(ab.amount, sc),
+                                          self.exprs.compile(ab.cond, sc) if ab.cond is not None else None,
+                                          blank, [])
+                    by_ability[id(ab)] = entry
+                    self.modifiers.setdefault(ab.field, []).append(entry)
+                entry.cards.append(card.id)
 
     def _trigger_code(self, label: str, ab: A.Triggered, cond, sc: Scope) -> int:
         """A trigger's body, led by a re-check of its condition: a trigger whose condition no

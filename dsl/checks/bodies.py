@@ -91,6 +91,10 @@ class BodyChecker:
             return ANY
         if isinstance(e, (A.Possessive, A.Your, A.FieldAccess, A.FieldOf)):
             t = self.typer.infer(e, sc)
+            if e.name in ("zone", "owner", "controller") and e.name not in self.d.player_fields:
+                self.sink.error("E0410", f"a card's {e.name} is kept by the engine and cannot be set", e.span,
+                                "move the card instead")
+                return ANY
             if t == ZONE:
                 self.sink.error("E0410", "a zone cannot be set", e.span, "move cards into it instead")
             return t
@@ -276,7 +280,14 @@ class BodyChecker:
                     self.sink.error("E0207", f"unknown zone '{act.name}'", act.span, suggest(act.name, self.d.zones))
             self.block(ab.body, sc)
         elif isinstance(ab, A.StaticMod):
-            self.expr(ab.target, sc)
+            self._cards(ab.target, sc)
+            ft = self.typer.card_field(ab.field, None)
+            if ft is None:
+                self.sink.error("E0204", f"cards have no field '{ab.field}'", ab.span,
+                                suggest(ab.field, self.typer.all_card_fields()))
+            elif ft != NUMBER:
+                self.sink.error("E0408", f"only number fields can be modified, but '{ab.field}' is {show(ft)}",
+                                ab.span, None)
             self.expr(ab.amount, sc, NUMBER)
             if ab.cond is not None:
                 self.expr(ab.cond, sc, FLAG)
