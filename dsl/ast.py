@@ -152,6 +152,12 @@ class WinnersExpr:
 
 
 @dataclass(frozen=True, slots=True)
+class StackExpr:
+    """`the stack` — the cards whose effects wait on the stack, the top (last in) first."""
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class PlayersExpr:
     """`players` — players still in the game, in seat order."""
     span: Span
@@ -266,7 +272,7 @@ class Neg:
 
 
 Expr = Union[Num, Text, Bool, Nothing, Name, Call, FieldAccess, Possessive, Your, FieldOf,
-             CardsIn, EveryZone, TopCard, TopCards, ActivePlayer, This, You, SeatPlayer, WinnersExpr, PlayersExpr,
+             CardsIn, EveryZone, TopCard, TopCards, ActivePlayer, This, You, SeatPlayer, WinnersExpr, StackExpr, PlayersExpr,
              AllPlayers, Opponents, ListExpr, WhereExpr, ExprMap, OrChain, AndChain, NotOp,
              Compare, IsEmpty, IsIn, IsA, Arith, Neg]
 
@@ -519,6 +525,13 @@ class MayStmt:
 
 
 @dataclass(frozen=True, slots=True)
+class TakeActionsStmt:
+    """`p may take actions` — p uses actions of their cards, one after another, until they stop."""
+    span: Span
+    player: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class SecretStmt:
     """`each player in players secretly chooses c from cards in their hand: ...`"""
     span: Span
@@ -532,7 +545,8 @@ class SecretStmt:
 Stmt = Union[DocItem, MoveStmt, ShuffleStmt, FlipStmt, SetStmt, AddStmt, SubtractStmt, LetStmt,
              ChooseStmt, AnnounceStmt, EliminateStmt, WinStmt, DrawGameStmt, StopStmt, CallStmt,
              RollStmt, CounterStmt, NegateStmt, SkipStmt, ExpectStmt, GiveStmt, SayStmt, PlayStmt, IfStmt,
-             ForStmt, RepeatStmt, WhileStmt, TimesStmt, StepStmt, TurnStmt, MayStmt, SecretStmt]
+             ForStmt, RepeatStmt, WhileStmt, TimesStmt, StepStmt, TurnStmt, MayStmt, TakeActionsStmt,
+             SecretStmt]
 Block = tuple[Stmt, ...]
 
 # ============================================================== abilities

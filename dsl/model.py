@@ -69,6 +69,9 @@ BUILTIN_EVENTS: dict[str, tuple[tuple[str, str], ...]] = {
     "round_started": (),
     "turn_started": (("player", "player"),),
     "eliminated": (("player", "player"),),
+    "action_used": (("card", "card"), ("player", "player")),
+    "resolved": (("card", "card"), ("negated", "flag")),
+    "countered": (("card", "card"),),
 }
 
 

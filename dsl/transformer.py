@@ -518,6 +518,9 @@ class ToAst(Transformer):
     def may_stmt(self, meta, ch):
         return A.MayStmt(self._span(meta), ch[0], unquote(str(ch[1])), ch[2])
 
+    def take_actions_stmt(self, meta, ch):
+        return A.TakeActionsStmt(self._span(meta), ch[0])
+
     def secret_stmt(self, meta, ch):
         prompt = unquote(str(ch[3])) if len(ch) == 5 else None
         return A.SecretStmt(self._span(meta), ch[0], str(ch[1]), ch[2], prompt, ch[-1])
@@ -635,6 +638,9 @@ class ToAst(Transformer):
 
     def this(self, meta, ch):
         return A.This(self._span(meta))
+
+    def stack_expr(self, meta, ch):
+        return A.StackExpr(self._span(meta))
 
     def winners_expr(self, meta, ch):
         return A.WinnersExpr(self._span(meta))

@@ -341,6 +341,9 @@ class Typer:
 
     t_AllPlayers = t_PlayersExpr
     t_WinnersExpr = t_PlayersExpr
+
+    def t_StackExpr(self, e, sc):
+        return list_of(CARD)
     t_Opponents = t_PlayersExpr
 
     def t_ListExpr(self, e, sc):

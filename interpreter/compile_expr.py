@@ -354,6 +354,9 @@ class ExprCompiler:
     def x_WinnersExpr(self, e, sc):
         return lambda m, env: list(m.st.result["winners"]) if m.st.result else []
 
+    def x_StackExpr(self, e, sc):
+        return lambda m, env: [item["card"] for item in reversed(m.st.stack)]
+
     def x_AllPlayers(self, e, sc):
         return lambda m, env: list(range(m.n_players))
 
@@ -470,6 +473,9 @@ class ExprCompiler:
         return lambda m, env: bool(a(m, env)) == neg
 
     def x_IsIn(self, e, sc):
+        if isinstance(e.coll, A.StackExpr):
+            item, neg = self.compile(e.item, sc), e.negated
+            return lambda m, env: (item(m, env) in m.stacked_cards()) != neg
         t = self.type_of(e.coll, sc)
         item, coll = self.compile(e.item, sc), self.compile(e.coll, sc)
         neg = e.negated

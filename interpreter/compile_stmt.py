@@ -313,7 +313,58 @@ class StmtCompiler:
         raise RuleError(f"the interpreter cannot run '{type(s).__name__.removesuffix('Stmt').lower()}' yet", s.span,
                         "this statement is part of the language design (docs/language.md) but not of the runtime yet")
 
-    s_CounterStmt = s_NegateStmt = s_SkipStmt = _unsupported
+    s_SkipStmt = _unsupported
+
+    def s_CounterStmt(self, s, ctx):
+        target, span = self.cx(s.target, ctx), s.span
+
+        def counter(m, fr):
+            from . import resolver
+            c = target(m, fr[2])
+            for card in (c if isinstance(c, list) else [c]):
+                if card is not None:
+                    resolver.counter(m, card, span)
+            return True
+        ctx.code.emit(counter, span)
+
+    def s_NegateStmt(self, s, ctx):
+        target, span = self.cx(s.target, ctx), s.span
+
+        def negate(m, fr):
+            from . import resolver
+            c = target(m, fr[2])
+            for card in (c if isinstance(c, list) else [c]):
+                if card is not None:
+                    resolver.negate(m, card, span)
+            return True
+        ctx.code.emit(negate, span)
+
+    def s_TakeActionsStmt(self, s, ctx):
+        """`p may take actions`: ask p for an action or "done", use it, ask again."""
+        player, span = self.cx(s.player, ctx), s.span
+        var, who = ctx.fresh("act"), ctx.fresh("who")
+        head = ctx.code.here()
+        end = [0]
+
+        def ask(m, fr):
+            from . import resolver
+            env = fr[2]
+            env[who] = player(m, env)
+            return resolver.take_actions(m, env[who], span, var)
+        ctx.code.emit(ask, span)
+
+        def apply(m, fr):
+            from . import resolver
+            env = fr[2]
+            choice = env.pop(var, None)
+            if choice is None:
+                fr[1] = end[0]
+                return False
+            fr[1] = head
+            resolver.use(m, env[who], choice, span)
+            return True
+        ctx.code.emit(apply, span)
+        end[0] = ctx.code.here()
 
     # ------------------------------------------------------------------ control flow
     def s_IfStmt(self, s, ctx):

@@ -36,6 +36,9 @@ class EventLog:
 
     def typed(self, m, v, t):
         """A value of static type `t` in words: cards and players by name; JSON-able."""
+        if t == "action":
+            from .resolver import label
+            return label(m, v)
         if isinstance(t, tuple) and t and t[0] == "list" and isinstance(v, list):
             return [self.typed(m, x, t[1]) for x in v]
         if t == "card" and isinstance(v, int):
@@ -47,6 +50,9 @@ class EventLog:
         return self.value(m, v)
 
     def option_label(self, m, v, kind) -> str:
+        if kind == "action":
+            from .resolver import label
+            return label(m, v)
         if kind == "card":
             return m.card_label(v)
         if kind == "player":

@@ -40,7 +40,8 @@ class Machine:
         self.triggers = program.triggers
         self.move_triggers = "moved" in self.triggers or "revealed" in self.triggers
         self.when_done = "no rule is left to run"
-        self._modifying: set = set()     # (card, field) being computed: a modifier cannot feed itself
+        self._modifying: set = set()
+        self._stacked = (None, set())     # (card, field) being computed: a modifier cannot feed itself
         self.scenario = False      # a scenario goes on after the game ends, to check its expectations
         self.attach(state)
 
@@ -51,6 +52,7 @@ class Machine:
         self.players = state.players
         self.dirty = 0
         self.brk = False
+        self._stacked = (None, set())
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> None:
@@ -121,7 +123,8 @@ class Machine:
             now = bool(cond(self, {}))
             if now and not flags[i]:
                 flags[i] = True
-                self.log.emit(self, "condition", decl.span, {}, "the end condition is met")
+                if self.log.on:
+                    self.log.emit(self, "condition", decl.span, {}, "the end condition is met")
                 self.push(code_id, {})
                 return
             flags[i] = now
@@ -260,6 +263,21 @@ class Machine:
                           f"{n} {die} dice roll " + ", ".join("+".join(f) or "blank" for f in out))
         return out
 
+    def stacked_cards(self) -> set:
+        """The cards with an item on the stack; cached until the stack changes (every change
+        either pushes, which numbers a new item, or shortens it)."""
+        st = self.st
+        version = (st.stack_n, len(st.stack))
+        if self._stacked[0] != version:
+            self._stacked = (version, {item["card"] for item in st.stack})
+        return self._stacked[1]
+
+    def seat_order(self) -> list[int]:
+        """Players still in the game in seat order, from the active player (or seat 1)."""
+        start = self.st.active if self.st.active is not None else 0
+        n = self.n_players
+        return [(start + k) % n for k in range(n) if not self.st.out[(start + k) % n]]
+
     def modified(self, c: int, name: str):
         """Field `name` of card `c` with every active `modify` ability applied, computed from
         the current state (so "+1 Force to every card in this column" follows cards as they move).
@@ -363,6 +381,11 @@ class Machine:
         scripted = self.st.script.get(str(player))
         if scripted:
             value = scripted.pop(0)
+            if value not in options and isinstance(value, str):
+                # a scenario may name an option by its label ("Bolt: Cast it")
+                wanted = value.casefold()
+                value = next((o for o in options if self.log.option_label(self, o, kind).casefold() == wanted),
+                             value)
             if value not in options:
                 raise RuleError(f"the scenario gives {self.log.player_name(player)} the choice "
                                 f"{self.log.value(self, value)}, which is not one of the options", span)
@@ -403,6 +426,11 @@ class Machine:
         log_on = self.log.on
         if log_on and event in self.prog.decls.events:
             self._log_event(event, params, span)
+        windows = self.prog.windows_after.get(event)
+        if windows and not self.st.windows:
+            # the window opens once the triggers of the event have resolved: below them
+            for code_id in reversed(windows):
+                self.push(code_id, {})
         entries = self.triggers.get(event)
         if not entries:
             return None

@@ -13,6 +13,7 @@ from cardsmith.dsl.types import ANY, CARD, PLAYER, Scope
 
 from .compile_expr import ExprCompiler, zone_keys
 from .compile_stmt import Code, Ctx, StmtCompiler
+from . import resolver
 from .reads import ATTRS, ZONES, reads
 
 MAX_PLAYERS_HARD = 16
@@ -66,6 +67,13 @@ class Program:
             self.check_mask |= ZONES        # a modified field changes when cards move
         self.modifiers: dict[str, list[ModifierEntry]] = {}
         self._index_modifiers()
+        self.actions = resolver.build_actions(self)
+        self.after_resolve = resolver.build_after_resolve(self)
+        self.windows_after: dict[str, list[int]] = {}
+        for w in d.windows:
+            code_id = resolver.build_window(self, w)
+            for ev in w.after:
+                self.windows_after.setdefault(ev, []).append(code_id)
         self.triggers: dict[str, list[TriggerEntry]] = {}
         self._index_triggers()
         self.order_keys = self._order_keys()

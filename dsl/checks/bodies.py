@@ -252,6 +252,9 @@ class BodyChecker:
         self.expr(s.player, sc, PLAYER)
         self.block(s.body, sc)
 
+    def s_TakeActionsStmt(self, s, sc):
+        self.expr(s.player, sc, PLAYER)
+
     def s_SecretStmt(self, s, sc):
         self.expr(s.players, sc, list_of(PLAYER))
         t = self.expr(s.options, sc)

@@ -293,6 +293,12 @@ def describe_TurnStmt(s: A.TurnStmt, ctx: Ctx) -> list[Line]:
 
 
 @describer
+def describe_TakeActionsStmt(s: A.TakeActionsStmt, ctx: Ctx) -> list[Line]:
+    who = np(s.player, ctx)
+    return _line(f"{cap(who)} may use the actions of their cards, one after another, until they stop.")
+
+
+@describer
 def describe_MayStmt(s: A.MayStmt, ctx: Ctx) -> list[Line]:
     who = np(s.player, ctx)
     return _line(f"{cap(who)} may choose to do this ({quote(s.prompt)}); if so:",

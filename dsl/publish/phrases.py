@@ -369,6 +369,11 @@ def describe_SeatPlayer(e: A.SeatPlayer, ctx: Ctx) -> str:
 
 
 @describer
+def describe_StackExpr(e: A.StackExpr, ctx: Ctx) -> str:
+    return "the cards on the stack (the last one put there first)"
+
+
+@describer
 def describe_WinnersExpr(e: A.WinnersExpr, ctx: Ctx) -> str:
     return "the winners"
 

@@ -1,0 +1,305 @@
+"""Actions, response windows and the stack (docs/language.md, "How a game runs").
+
+An action (`action "Name" from hand, at any time, if cost = 0, cost: exhaust:`) that a
+player uses is paid for, then put on the stack as an item. A response window declared to
+open after `action_used` (or any other event) asks the players, in the window's order,
+whether they answer with an action usable at any time; every answer goes on top of the
+stack, and asking starts again from the first player. When every player has passed in a
+row, the top item resolves (last in, first out) and asking starts again; the window closes
+when everyone passes and the stack is empty. `counter X` takes X's item off the stack (it
+never happens); `negate X` lets it resolve without effect. Both, and every resolution, are
+events (`countered`, `resolved`) that abilities can listen to.
+
+Everything here keeps its state in the GameState (`stack`, `used`, `windows`), so a game
+saved in the middle of a cascade resumes it exactly.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardsmith.dsl import ast as A
+from cardsmith.dsl.types import Scope
+
+from .compile_stmt import Ctx
+from .errors import RuleError
+
+
+@dataclass
+class ActionEntry:
+    """An activated ability and the cards that carry it."""
+    index: int
+    ability: A.Activated
+    code_id: int
+    from_zone: str | None
+    any_time: bool
+    own_turn: bool
+    conds: list                 # fn(m, env) -> bool
+    costs: list                 # ("exhaust",) | ("tap", period) | ("pay", amount_fn, attribute)
+    blank: object
+    cards: list
+    label: str
+    card_set: frozenset = frozenset()
+
+
+def build_actions(prog) -> list[ActionEntry]:
+    entries: list[ActionEntry] = []
+    by_ability: dict[int, ActionEntry] = {}
+    d = prog.decls
+    for card in prog.game.cards:
+        for ab in card.abilities:
+            if not isinstance(ab, A.Activated):
+                continue
+            entry = by_ability.get(id(ab))
+            if entry is None:
+                ct = d.card_types[card.type_name]
+                sc = Scope(this_type=card.type_name, in_ability=True)
+                blank = (prog.exprs.compile(ct.blank_unless, Scope(this_type=ct.name, in_ability=True))
+                         if ct.blank_unless is not None else None)
+                from_zone, any_time, own_turn, conds, costs = None, False, False, [], []
+                for act in ab.activations:
+                    if act.kind == "from":
+                        from_zone = act.name
+                    elif act.kind == "any_time":
+                        any_time = True
+                    elif act.kind == "own_turn":
+                        own_turn = True
+                    elif act.kind == "if":
+                        conds.append(prog.exprs.compile(act.expr, sc))
+                    elif act.kind == "cost_exhaust":
+                        costs.append(("exhaust",))
+                    elif act.kind == "cost_tap":
+                        costs.append(("tap", act.name))
+                    elif act.kind == "cost_pay":
+                        costs.append(("pay", prog.exprs.compile(act.expr, sc), act.name))
+                label = f"{card.name if ab not in ct.abilities else ct.name}: {ab.name}"
+                code = prog.new_code(f"action {label}")
+                prog.stmts.block(ab.body, Ctx(code, sc.child()))
+                entry = ActionEntry(len(entries), ab, code.id, from_zone, any_time, own_turn, conds, costs,
+                                    blank, [], ab.name)
+                by_ability[id(ab)] = entry
+                entries.append(entry)
+            entry.cards.append(card.id)
+    for entry in entries:
+        entry.card_set = frozenset(entry.cards)
+    return entries
+
+
+# ---------------------------------------------------------------------------- using actions
+
+def _period_key(m, period: str) -> int:
+    return m.st.turns if period == "turn" else m.st.round
+
+
+def usable(m, player: int, any_time_only: bool) -> list[str]:
+    """Keys "entry:card" of every action `player` may use now, in a stable order."""
+    st = m.st
+    out = []
+    zone_seat, card_zone = m.zone_seat, st.card_zone
+    for entry in m.prog.actions:
+        if any_time_only and not entry.any_time:
+            continue
+        if entry.own_turn and st.active != player:
+            continue
+        if entry.from_zone is not None:
+            # only the cards in that zone of the player: a hand, not the whole game
+            zone = m.zones.get(m.prog.zone_keys[entry.from_zone][player]
+                               if m.prog.decls.zones[entry.from_zone].per_player else entry.from_zone, ())
+            candidates = sorted(c for c in zone if c in entry.card_set)
+        else:
+            candidates = [c for c in entry.cards if zone_seat[card_zone[c]] == player]
+        for c in candidates:
+            if zone_seat[card_zone[c]] != player:
+                continue
+            env = {"$this": c, "$you": player}
+            if entry.blank is not None and not entry.blank(m, env):
+                continue
+            if not all(cond(m, env) for cond in entry.conds):
+                continue
+            if not _can_pay(m, entry, c, player, env):
+                continue
+            out.append(f"{entry.index}:{c}")
+    return out
+
+
+def _can_pay(m, entry, c, player, env) -> bool:
+    for cost in entry.costs:
+        if cost[0] == "exhaust" and not m.st.face_up[c]:
+            return False
+        if cost[0] == "tap" and m.st.used.get(f"{entry.index}:{c}") == _period_key(m, cost[1]):
+            return False
+        if cost[0] == "pay":
+            have = m.players[player].get(cost[2])
+            if have is None or have < (cost[1](m, env) or 0):
+                return False
+    return True
+
+
+def label(m, key: str) -> str:
+    if key is None:
+        return "pass"
+    index, _, c = key.partition(":")
+    return f"{m.card_label(int(c))}: {m.prog.actions[int(index)].label}"
+
+
+def use(m, player: int, key: str, span) -> None:
+    """Pay for the action `key` ("entry:card"), put it on the stack, announce `action_used`."""
+    index, _, c = key.partition(":")
+    entry, c = m.prog.actions[int(index)], int(c)
+    env = {"$this": c, "$you": player}
+    for cost in entry.costs:
+        if cost[0] == "exhaust":
+            m.flip([c], False, span)
+        elif cost[0] == "tap":
+            m.st.used[f"{entry.index}:{c}"] = _period_key(m, cost[1])
+        elif cost[0] == "pay":
+            amount = cost[1](m, env) or 0
+            m.assign("player", player, cost[2], m.players[player][cost[2]] - amount, span)
+    st = m.st
+    st.stack_n += 1
+    st.stack.append({"id": st.stack_n, "card": c, "player": player, "code": entry.code_id, "negated": False,
+                     "label": entry.label})
+    if m.log.on:
+        m.log.emit(m, "stack", entry.ability.span, {"card": m.card_label(c), "player": player, "action": entry.label,
+                                                    "depth": len(st.stack)},
+                   f"{m.log.player_name(player)} uses {m.card_label(c)}: {entry.label} "
+                   f"(on the stack, {len(st.stack)} deep)")
+    windows = m.prog.windows_after.get("action_used")
+    if not windows:
+        resolve_top(m, span)          # no window answers actions: it resolves at once
+    m.announce("action_used", {"card": c, "player": player}, span)
+
+
+def resolve_top(m, span) -> None:
+    """The top item leaves the stack and resolves (its effect is skipped if it was negated);
+    then `resolved` is announced."""
+    item = m.st.stack.pop()
+    if m.log.on:
+        m.log.emit(m, "resolve", span, {"card": m.card_label(item["card"]), "negated": item["negated"]},
+                   f"{m.card_label(item['card'])}: {item['label']} resolves" + (" (negated: no effect)"
+                                                                             if item["negated"] else ""))
+    after = m.prog.after_resolve
+    m.push(after, {"$card": item["card"], "$negated": item["negated"]})
+    if not item["negated"]:
+        m.push(item["code"], {"$this": item["card"], "$you": item["player"]})
+
+
+def _item_of(m, card, span):
+    for item in reversed(m.st.stack):
+        if item["card"] == card:
+            return item
+    return None
+
+
+def counter(m, card, span) -> None:
+    item = _item_of(m, card, span)
+    if item is None:
+        if m.log.on:
+            m.log.emit(m, "counter", span, {}, f"{m.card_label(card)} is not on the stack: nothing to counter")
+        return
+    m.st.stack.remove(item)
+    if m.log.on:
+        m.log.emit(m, "counter", span, {"card": m.card_label(card)},
+                   f"{m.card_label(card)}: {item['label']} is countered: it never happens")
+    m.announce("countered", {"card": card}, span)
+
+
+def negate(m, card, span) -> None:
+    item = _item_of(m, card, span)
+    if item is None:
+        if m.log.on:
+            m.log.emit(m, "negate", span, {}, f"{m.card_label(card)} is not on the stack: nothing to negate")
+        return
+    item["negated"] = True
+    if m.log.on:
+        m.log.emit(m, "negate", span, {"card": m.card_label(card)},
+                   f"{m.card_label(card)}: {item['label']} is negated: it will resolve without effect")
+
+
+# ---------------------------------------------------------------------------- windows
+
+def build_window(prog, decl: A.WindowDecl) -> int:
+    """The response window as code: ask → apply, looping until everyone passes on an empty stack."""
+    code = prog.new_code(f"response window {decl.name}")
+    order = prog.exprs.compile(decl.order, Scope()) if decl.order is not None else None
+    span = decl.span
+    name = decl.name
+    ASK = 1
+
+    def open_(m, fr):
+        env = fr[2]
+        env["$passes"] = 0
+        env["$i"] = 0
+        m.st.windows += 1
+        if m.log.on:
+            m.log.emit(m, "window", span, {"name": name}, f"response window {name} opens")
+
+    def ask(m, fr):
+        env = fr[2]
+        players = order(m, env) if order is not None else m.seat_order()
+        players = [p for p in players if not m.st.out[p]]
+        if not players or env["$passes"] >= len(players):
+            if m.st.stack:
+                env["$passes"] = 0
+                env["$i"] = 0
+                fr[1] = ASK
+                resolve_top(m, span)
+                return True
+            m.st.windows -= 1
+            fr[1] = len(code.ops)
+            if m.log.on:
+                m.log.emit(m, "window", span, {"name": name}, f"response window {name} closes")
+            return True
+        p = players[env["$i"] % len(players)]
+        env["$who"] = p
+        options = usable(m, p, any_time_only=True)
+        if not options:
+            env["$passes"] += 1
+            env["$i"] += 1
+            fr[1] = ASK
+            return False
+        m.ask(p, f"Respond in {name}?", [None] + options, "$resp", "action", span)
+        return True
+
+    def apply(m, fr):
+        env = fr[2]
+        choice = env.pop("$resp", None)
+        fr[1] = ASK
+        if choice is None:
+            env["$passes"] += 1
+            env["$i"] += 1
+            return False
+        env["$passes"] = 0
+        env["$i"] = 0
+        use(m, env["$who"], choice, span)
+        return True
+
+    code.emit(open_, span)
+    code.emit(ask, span)
+    code.emit(apply, span)
+    return code.id
+
+
+def build_after_resolve(prog) -> int:
+    code = prog.new_code("the stack: after an item resolves")
+
+    def announce(m, fr):
+        env = fr[2]
+        m.announce("resolved", {"card": env["$card"], "negated": env["$negated"]}, None)
+        return True
+    code.emit(announce, None)
+    return code.id
+
+
+def take_actions(m, player, span, var: str) -> bool:
+    """Ask `player` for their next action (or done). True when a decision is pending."""
+    options = usable(m, player, any_time_only=False)
+    env = m.st.frames[-1][2]
+    if not options:
+        env[var] = None
+        return False
+    m.ask(player, "Take an action?", [None] + options, var, "action", span)
+    return True
+
+
+__all__ = ["ActionEntry", "build_actions", "build_window", "build_after_resolve", "usable", "use",
+           "resolve_top", "counter", "negate", "take_actions", "label", "RuleError"]
