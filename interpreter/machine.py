@@ -204,12 +204,11 @@ class Machine:
         if self.log.on:
             self.log.move(self, cards, sources, key, place, face, span)
         if "moved" in self.triggers:
-            for c, src in zip(cards, sources):
-                self.announce("moved", {"card": c, "from_zone": src, "to_zone": key}, span)
+            self.announce_all("moved", [{"card": c, "from_zone": src, "to_zone": key}
+                                        for c, src in zip(cards, sources)], span)
         if "revealed" in self.triggers and public:
-            for c, src, was_up in zip(cards, sources, was_visible):
-                if self.st.face_up[c] and not was_up:
-                    self.announce("revealed", {"card": c}, span)
+            self.announce_all("revealed", [{"card": c} for c, was_up in zip(cards, was_visible)
+                                           if self.st.face_up[c] and not was_up], span)
 
     def _public(self, key) -> bool:
         return self.prog.decls.zones[key.partition(":")[0]].visibility == "public"
@@ -222,17 +221,20 @@ class Machine:
         return True
 
     def flip(self, cards: list, up: bool, span) -> bool | None:
+        flipped = []
         for c in cards:
             if self.st.face_up[c] != up:
                 self.st.face_up[c] = up
                 self.dirty |= ZONES
+                flipped.append(c)
                 if self.log.on:
                     self.log.emit(self, "flip", span, {"card": self.card_label(c), "face": "up" if up else "down"},
                                   f"{self.card_label(c)} is flipped face {'up' if up else 'down'}")
-                if "flipped" in self.triggers:
-                    self.announce("flipped", {"card": c}, span)
-                if up and "revealed" in self.triggers and self._public(self.st.card_zone[c]):
-                    self.announce("revealed", {"card": c}, span)
+        # one flip of several cards is one moment: their triggers are ordered together
+        if flipped and "flipped" in self.triggers:
+            self.announce_all("flipped", [{"card": c} for c in flipped], span)
+        if flipped and up and "revealed" in self.triggers:
+            self.announce_all("revealed", [{"card": c} for c in flipped if self._public(self.st.card_zone[c])], span)
         return True
 
     def assign(self, kind: str, owner, name: str, value, span) -> bool:
@@ -423,9 +425,16 @@ class Machine:
     # ------------------------------------------------------------------ events and triggers
     def announce(self, event: str, params: dict, span) -> bool | None:
         """Raise `event`; every matching triggered ability goes on the stack in the declared order."""
+        return self.announce_all(event, (params,), span)
+
+    def announce_all(self, event: str, param_sets, span) -> bool | None:
+        """Raise `event` once for each set of parameters, as one moment: the triggers of all of
+        them are ordered together (two Battle Modifiers revealed by one flip resolve by their
+        number, whatever their order in the flip)."""
         log_on = self.log.on
         if log_on and event in self.prog.decls.events:
-            self._log_event(event, params, span)
+            for params in param_sets:
+                self._log_event(event, params, span)
         windows = self.prog.windows_after.get(event)
         if windows and not self.st.windows:
             # the window opens once the triggers of the event have resolved: below them
@@ -434,10 +443,27 @@ class Machine:
         entries = self.triggers.get(event)
         if not entries:
             return None
+        fired: list = []
+        for params in param_sets:
+            self._collect(entries, params, fired)
+        if not fired:
+            return None
+        if len(fired) > 1 or not self.prog.order_by_seat_only:   # else ordering one trigger evaluates nothing
+            fired = self._order(fired)
+        if log_on:
+            for entry, c, seat, env in fired:
+                self.log.emit(self, "trigger", entry.ability.span,
+                              {"card": self.card_label(c), "player": seat, "on": event},
+                              f"{self.card_label(c)} of {self.log.player_name(seat)} triggers on {event}")
+        for entry, c, seat, env in reversed(fired):
+            self.push(entry.code_id, env)
+        return True
+
+    def _collect(self, entries, params: dict, fired: list) -> None:
+        """The triggered abilities `params` of an event set off: a cheap index, then the condition."""
         out = self.st.out
         card_zone = self.st.card_zone
         zone_seat = self.zone_seat
-        fired = []
         for entry in entries:
             if entry.key_param is not None:
                 pinned = params.get(entry.key_param)
@@ -456,18 +482,6 @@ class Machine:
                 if entry.blank is not None and not entry.blank(self, env):
                     continue
                 fired.append((entry, c, seat, env))
-        if not fired:
-            return None
-        if len(fired) > 1 or not self.prog.order_by_seat_only:   # else ordering one trigger evaluates nothing
-            fired = self._order(fired)
-        if log_on:
-            for entry, c, seat, env in fired:
-                self.log.emit(self, "trigger", entry.ability.span,
-                              {"card": self.card_label(c), "player": seat, "on": event},
-                              f"{self.card_label(c)} of {self.log.player_name(seat)} triggers on {event}")
-        for entry, c, seat, env in reversed(fired):
-            self.push(entry.code_id, env)
-        return True
 
     def _log_event(self, event: str, params: dict, span) -> None:
         # apart from `announce`, whose locals its comprehensions would turn into closure cells
