@@ -21,6 +21,9 @@ class CardDef:
     values: dict            # field name -> python value (number, flag, text, enum member, None)
     abilities: tuple        # the card type's abilities, then the card's own
     span: object
+    # every ability that works for this card, with the keyword arguments it runs with:
+    # ((ability, (("x", 2),)), ...) — keyword abilities carry their parameters, others ()
+    bound: tuple = ()
 
 
 @dataclass

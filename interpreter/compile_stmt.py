@@ -251,7 +251,13 @@ class StmtCompiler:
                 inner["$you"] = env["$you"]
             if "$this" in env:
                 inner["$this"] = env["$this"]
+            if name in m.prog.replacements:     # `instead of <procedure>` abilities
+                if "$replaced" in env:
+                    inner["$replaced"] = env["$replaced"]
+                if m.replace(name, inner, span):
+                    return True
             return m.push(code_id, inner)
+        name, span = s.name, s.span
         ctx.code.emit(call, s.span)
 
     def s_RollStmt(self, s, ctx):

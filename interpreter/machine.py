@@ -297,7 +297,7 @@ class Machine:
                     seat = zone_seat[card_zone[src]]
                     if seat is None or out[seat]:
                         continue
-                    env = {"$this": src, "$you": seat}
+                    env = {"$this": src, "$you": seat, **entry.extra}
                     if entry.blank is not None and not entry.blank(self, env):
                         continue
                     if entry.cond is not None and not entry.cond(self, env):
@@ -431,6 +431,8 @@ class Machine:
         """Raise `event` once for each set of parameters, as one moment: the triggers of all of
         them are ordered together (two Battle Modifiers revealed by one flip resolve by their
         number, whatever their order in the flip)."""
+        if event in self.prog.replacements and len(param_sets) == 1 and self.replace(event, param_sets[0], span):
+            return True                 # replaced: the event does not happen
         log_on = self.log.on
         if log_on and event in self.prog.decls.events:
             for params in param_sets:
@@ -459,6 +461,25 @@ class Machine:
             self.push(entry.code_id, env)
         return True
 
+    def replace(self, name: str, params: dict, span) -> bool:
+        """If an `instead of <name>` ability applies, run it in place of the procedure or event.
+        Each replacement applies once to an event: inside it, the rule it replaced (and any
+        further call of it) can still be replaced by the others, in the declared trigger order."""
+        applied = params.get("$replaced") or []       # [[code id, card], ...] already applied
+        fired: list = []
+        self._collect(self.prog.replacements[name], params, fired)
+        fired = [f for f in fired if [f[0].code_id, f[1]] not in applied]
+        if not fired:
+            return False
+        entry, c, seat, env = self._order(fired)[0] if len(fired) > 1 else fired[0]
+        env["$replaced"] = list(applied) + [[entry.code_id, c]]
+        if self.log.on:
+            self.log.emit(self, "instead", entry.ability.span, {"card": self.card_label(c), "player": seat,
+                                                                "replaces": name},
+                          f"instead of {name}: {self.card_label(c)} of {self.log.player_name(seat)} applies")
+        self.push(entry.code_id, env)
+        return True
+
     def _collect(self, entries, params: dict, fired: list) -> None:
         """The triggered abilities `params` of an event set off: a cheap index, then the condition."""
         out = self.st.out
@@ -477,6 +498,8 @@ class Machine:
                 env = dict(params)
                 env["$this"] = c
                 env["$you"] = seat
+                if entry.extra:
+                    env.update(entry.extra)
                 if entry.cond is not None and not entry.cond(self, env):
                     continue
                 if entry.blank is not None and not entry.blank(self, env):

@@ -5,7 +5,7 @@ which is what lets a saved GameState name its frames by id.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.model import BUILTIN_EVENTS, Game
@@ -30,6 +30,7 @@ class TriggerEntry:
     label: str
     key_param: str | None = None   # `where <param> = this`: only the card named by the event can match
     card_set: frozenset = frozenset()
+    extra: dict = field(default_factory=dict)   # a keyword's arguments, bound in the ability's names
 
 
 @dataclass
@@ -41,6 +42,7 @@ class ModifierEntry:
     cond: object                # fn(m, env) -> bool, or None
     blank: object               # the card type's "text is blank unless", or None
     cards: list
+    extra: dict = field(default_factory=dict)
 
 
 class Program:
@@ -51,7 +53,8 @@ class Program:
         self.zone_keys = zone_keys(d, max(game.max_players, 1))
         self.codes: list[Code] = []
         self._proc_codes: dict = {}
-        self.modified_fields = {ab.field for c in game.cards for ab in c.abilities if isinstance(ab, A.StaticMod)}
+        self.modified_fields = {ab.field for c in game.cards for ab, _ in c.bound if isinstance(ab, A.StaticMod)}
+        self.keyword_of = {id(ab): kw for kw in d.keywords.values() for ab in kw.abilities}
         self.exprs = ExprCompiler(self)
         self.stmts = StmtCompiler(self, self.exprs)
         self.card_type_names = [c.type_name for c in game.cards]
@@ -67,6 +70,8 @@ class Program:
             self.check_mask |= ZONES        # a modified field changes when cards move
         self.modifiers: dict[str, list[ModifierEntry]] = {}
         self._index_modifiers()
+        self.replacements: dict[str, list[TriggerEntry]] = {}
+        self._index_replacements()
         self.actions = resolver.build_actions(self)
         self.after_resolve = resolver.build_after_resolve(self)
         self.windows_after: dict[str, list[int]] = {}
@@ -129,30 +134,48 @@ class Program:
             self.stmts.block(proc.body, Ctx(code, sc))
         return self._proc_codes[key]
 
+    # ------------------------------------------------------------------ abilities
+    def ability_groups(self, kind):
+        """[(ability, keyword args, card type, [card ids])] for every ability of class `kind` that
+        some card has, in the order the cards first show them (never dict-of-set order)."""
+        groups: dict = {}
+        for card in self.game.cards:
+            for ab, args in card.bound:
+                if isinstance(ab, kind):
+                    groups.setdefault((id(ab), args, card.type_name), (ab, args, card.type_name, []))[3].append(card.id)
+        return list(groups.values())
+
+    def ability_scope(self, ab, type_name: str) -> Scope:
+        """Names inside an ability: a card type's own fields by bare name; a keyword's parameters."""
+        kw = self.keyword_of.get(id(ab))
+        if kw is None:
+            return Scope(this_type=type_name, in_ability=True)
+        return Scope({p.name: self.exprs.typer.type_of_ref(p.type, report=False) for p in kw.params},
+                     in_ability=True)
+
+    def blank_of(self, type_name: str):
+        ct = self.decls.card_types[type_name]
+        if ct.blank_unless is None:
+            return None
+        cache = self.__dict__.setdefault("_blanks", {})
+        if type_name not in cache:
+            cache[type_name] = self.exprs.compile(ct.blank_unless, Scope(this_type=ct.name, in_ability=True))
+        return cache[type_name]
+
     # ------------------------------------------------------------------ triggers
     def _index_triggers(self) -> None:
         d = self.decls
-        by_ability: dict[int, TriggerEntry] = {}
-        blanks = {}
-        for ct in d.card_types.values():
-            if ct.blank_unless is not None:
-                blanks[ct.name] = self.exprs.compile(ct.blank_unless, Scope(this_type=ct.name, in_ability=True))
-        for card in self.game.cards:
-            for ab in card.abilities:
-                if not isinstance(ab, A.Triggered):
-                    continue
-                entry = by_ability.get(id(ab))
-                if entry is None:
-                    sc = Scope(this_type=card.type_name, in_ability=True)
-                    sc.event_params = self._event_params(ab.event)
-                    cond = self.exprs.compile(ab.cond, sc) if ab.cond is not None else None
-                    owner = card.type_name if ab in d.card_types[card.type_name].abilities else card.name
-                    label = f"{owner}: when {ab.event}"
-                    code_id = self._trigger_code(label, ab, cond, sc.child())
-                    entry = TriggerEntry(ab, code_id, cond, blanks.get(card.type_name), [], label)
-                    by_ability[id(ab)] = entry
-                    self.triggers.setdefault(ab.event, []).append(entry)
-                entry.cards.append(card.id)
+        for ab, args, type_name, cards in self.ability_groups(A.Triggered):
+            sc = self.ability_scope(ab, type_name)
+            sc.event_params = self._event_params(ab.event)
+            cond = self.exprs.compile(ab.cond, sc) if ab.cond is not None else None
+            kw = self.keyword_of.get(id(ab))
+            owner = (f"keyword {kw.name}" if kw is not None else type_name
+                     if ab in d.card_types[type_name].abilities else self.game.cards[cards[0]].name)
+            label = f"{owner}: when {ab.event}"
+            code_id = self._trigger_code(label, ab, cond, sc.child())
+            entry = TriggerEntry(ab, code_id, cond, self.blank_of(type_name), cards, label, extra=dict(args))
+            self.triggers.setdefault(ab.event, []).append(entry)
         for entries in self.triggers.values():
             for entry in entries:
                 entry.card_set = frozenset(entry.cards)
@@ -169,25 +192,32 @@ class Program:
                         return a.name
         return None
 
+    def _index_replacements(self) -> None:
+        """`instead of <procedure or event> where <cond>:` abilities, indexed by what they replace."""
+        for ab, args, type_name, cards in self.ability_groups(A.Replacement):
+            sc = self.ability_scope(ab, type_name)
+            proc = self.decls.procedures.get(ab.event)
+            if proc is not None and ab.event not in self.decls.events:
+                # the procedure's parameters, typed as the game's own calls of it type them
+                types = next((t for (n, t) in self._proc_codes if n == ab.event), (ANY,) * len(proc.params))
+                sc.event_params = dict(zip(proc.params, types))
+            else:
+                sc.event_params = self._event_params(ab.event)
+            cond = self.exprs.compile(ab.cond, sc) if ab.cond is not None else None
+            code = self.new_code(f"instead of {ab.event} (line {ab.span.line})")
+            self.stmts.block(ab.body, Ctx(code, sc.child()))
+            entry = TriggerEntry(ab, code.id, cond, self.blank_of(type_name), cards,
+                                 f"instead of {ab.event}", extra=dict(args))
+            entry.card_set = frozenset(cards)
+            self.replacements.setdefault(ab.event, []).append(entry)
+
     def _index_modifiers(self) -> None:
-        by_ability: dict[int, ModifierEntry] = {}
-        d = self.decls
-        for card in self.game.cards:
-            for ab in card.abilities:
-                if not isinstance(ab, A.StaticMod):
-                    continue
-                entry = by_ability.get(id(ab))
-                if entry is None:
-                    sc = Scope(this_type=card.type_name, in_ability=True)
-                    ct = d.card_types[card.type_name]
-                    blank = (self.exprs.compile(ct.blank_unless, Scope(this_type=ct.name, in_ability=True))
-                             if ct.blank_unless is not None else None)
-                    entry = ModifierEntry(ab, self.exprs.compile(ab.target, sc), self.exprs.compile(ab.amount, sc),
-                                          self.exprs.compile(ab.cond, sc) if ab.cond is not None else None,
-                                          blank, [])
-                    by_ability[id(ab)] = entry
-                    self.modifiers.setdefault(ab.field, []).append(entry)
-                entry.cards.append(card.id)
+        for ab, args, type_name, cards in self.ability_groups(A.StaticMod):
+            sc = self.ability_scope(ab, type_name)
+            entry = ModifierEntry(ab, self.exprs.compile(ab.target, sc), self.exprs.compile(ab.amount, sc),
+                                  self.exprs.compile(ab.cond, sc) if ab.cond is not None else None,
+                                  self.blank_of(type_name), cards, extra=dict(args))
+            self.modifiers.setdefault(ab.field, []).append(entry)
 
     def _trigger_code(self, label: str, ab: A.Triggered, cond, sc: Scope) -> int:
         """A trigger's body, led by a re-check of its condition: a trigger whose condition no

@@ -15,7 +15,7 @@ saved in the middle of a cascade resumes it exactly.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.types import Scope
@@ -39,48 +39,36 @@ class ActionEntry:
     cards: list
     label: str
     card_set: frozenset = frozenset()
+    extra: dict = field(default_factory=dict)     # a keyword's arguments
 
 
 def build_actions(prog) -> list[ActionEntry]:
     entries: list[ActionEntry] = []
-    by_ability: dict[int, ActionEntry] = {}
     d = prog.decls
-    for card in prog.game.cards:
-        for ab in card.abilities:
-            if not isinstance(ab, A.Activated):
-                continue
-            entry = by_ability.get(id(ab))
-            if entry is None:
-                ct = d.card_types[card.type_name]
-                sc = Scope(this_type=card.type_name, in_ability=True)
-                blank = (prog.exprs.compile(ct.blank_unless, Scope(this_type=ct.name, in_ability=True))
-                         if ct.blank_unless is not None else None)
-                from_zone, any_time, own_turn, conds, costs = None, False, False, [], []
-                for act in ab.activations:
-                    if act.kind == "from":
-                        from_zone = act.name
-                    elif act.kind == "any_time":
-                        any_time = True
-                    elif act.kind == "own_turn":
-                        own_turn = True
-                    elif act.kind == "if":
-                        conds.append(prog.exprs.compile(act.expr, sc))
-                    elif act.kind == "cost_exhaust":
-                        costs.append(("exhaust",))
-                    elif act.kind == "cost_tap":
-                        costs.append(("tap", act.name))
-                    elif act.kind == "cost_pay":
-                        costs.append(("pay", prog.exprs.compile(act.expr, sc), act.name))
-                label = f"{card.name if ab not in ct.abilities else ct.name}: {ab.name}"
-                code = prog.new_code(f"action {label}")
-                prog.stmts.block(ab.body, Ctx(code, sc.child()))
-                entry = ActionEntry(len(entries), ab, code.id, from_zone, any_time, own_turn, conds, costs,
-                                    blank, [], ab.name)
-                by_ability[id(ab)] = entry
-                entries.append(entry)
-            entry.cards.append(card.id)
-    for entry in entries:
-        entry.card_set = frozenset(entry.cards)
+    for ab, args, type_name, cards in prog.ability_groups(A.Activated):
+        sc = prog.ability_scope(ab, type_name)
+        from_zone, any_time, own_turn, conds, costs = None, False, False, [], []
+        for act in ab.activations:
+            if act.kind == "from":
+                from_zone = act.name
+            elif act.kind == "any_time":
+                any_time = True
+            elif act.kind == "own_turn":
+                own_turn = True
+            elif act.kind == "if":
+                conds.append(prog.exprs.compile(act.expr, sc))
+            elif act.kind == "cost_exhaust":
+                costs.append(("exhaust",))
+            elif act.kind == "cost_tap":
+                costs.append(("tap", act.name))
+            elif act.kind == "cost_pay":
+                costs.append(("pay", prog.exprs.compile(act.expr, sc), act.name))
+        owner = type_name if ab in d.card_types[type_name].abilities else prog.game.cards[cards[0]].name
+        code = prog.new_code(f"action {owner}: {ab.name}")
+        prog.stmts.block(ab.body, Ctx(code, sc.child()))
+        entry = ActionEntry(len(entries), ab, code.id, from_zone, any_time, own_turn, conds, costs,
+                            prog.blank_of(type_name), cards, ab.name, frozenset(cards), dict(args))
+        entries.append(entry)
     return entries
 
 
@@ -110,7 +98,7 @@ def usable(m, player: int, any_time_only: bool) -> list[str]:
         for c in candidates:
             if zone_seat[card_zone[c]] != player:
                 continue
-            env = {"$this": c, "$you": player}
+            env = {"$this": c, "$you": player, **entry.extra}
             if entry.blank is not None and not entry.blank(m, env):
                 continue
             if not all(cond(m, env) for cond in entry.conds):
@@ -145,7 +133,7 @@ def use(m, player: int, key: str, span) -> None:
     """Pay for the action `key` ("entry:card"), put it on the stack, announce `action_used`."""
     index, _, c = key.partition(":")
     entry, c = m.prog.actions[int(index)], int(c)
-    env = {"$this": c, "$you": player}
+    env = {"$this": c, "$you": player, **entry.extra}
     for cost in entry.costs:
         if cost[0] == "exhaust":
             m.flip([c], False, span)
@@ -157,7 +145,7 @@ def use(m, player: int, key: str, span) -> None:
     st = m.st
     st.stack_n += 1
     st.stack.append({"id": st.stack_n, "card": c, "player": player, "code": entry.code_id, "negated": False,
-                     "label": entry.label})
+                     "label": entry.label, "extra": entry.extra})
     if m.log.on:
         m.log.emit(m, "stack", entry.ability.span, {"card": m.card_label(c), "player": player, "action": entry.label,
                                                     "depth": len(st.stack)},
@@ -180,7 +168,7 @@ def resolve_top(m, span) -> None:
     after = m.prog.after_resolve
     m.push(after, {"$card": item["card"], "$negated": item["negated"]})
     if not item["negated"]:
-        m.push(item["code"], {"$this": item["card"], "$you": item["player"]})
+        m.push(item["code"], {"$this": item["card"], "$you": item["player"], **item.get("extra", {})})
 
 
 def _item_of(m, card, span):

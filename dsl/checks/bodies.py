@@ -12,7 +12,11 @@ from ..types import (ANY, CARD, FLAG, NUMBER, PLAYER, TEXT, ZONE, Scope, Typer, 
                      is_list, list_of, show, suggest)
 
 
-def event_params(d: Declarations, typer: Typer, name: str) -> dict | None:
+def event_params(d: Declarations, typer: Typer, name: str, procedures: bool = False) -> dict | None:
+    """The parameters an ability on event `name` can name; with `procedures`, a procedure
+    counts as an event too (`instead of damage where p = you:`)."""
+    if procedures and name in d.procedures and name not in d.events:
+        return {p: ANY for p in d.procedures[name].params}
     if name in d.events:
         return {p.name: typer.type_of_ref(p.type, report=False) for p in d.events[name].params}
     if name in BUILTIN_EVENTS:
@@ -265,7 +269,7 @@ class BodyChecker:
     def ability(self, ab, this_type: str | None, sc_base: Scope) -> None:
         sc = sc_base.child(this_type=this_type, in_ability=True)
         if isinstance(ab, (A.Triggered, A.Replacement)):
-            params = event_params(self.d, self.typer, ab.event)
+            params = event_params(self.d, self.typer, ab.event, procedures=isinstance(ab, A.Replacement))
             if params is None:
                 known = list(self.d.events) + list(BUILTIN_EVENTS)
                 self.sink.error("E0210", f"unknown event '{ab.event}'", ab.span,

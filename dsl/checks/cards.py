@@ -77,8 +77,29 @@ def _default(fd: A.FieldDecl, d, sink):
     return {"number": fd.at_least or 0, "flag": False, "text": ""}.get(fd.type.name)
 
 
+def _bound(abilities, uses, d: Declarations, sink: DiagnosticSink) -> tuple:
+    """The card's abilities plus those of its keywords, each keyword ability with its arguments."""
+    bound = [(ab, ()) for ab in abilities]
+    for use in uses:
+        kw = d.keywords.get(use.name)
+        if kw is None:
+            sink.error("E0213", f"unknown keyword '{use.name}'", use.span,
+                       suggest(use.name, d.keywords) or f"declare it with: keyword {use.name}(...):")
+            continue
+        if len(kw.params) != len(use.args):
+            sink.error("E0301", f"keyword '{use.name}' takes {len(kw.params)} argument(s), got {len(use.args)}",
+                       use.span, f"it is declared at line {kw.span.line}")
+            continue
+        args = tuple((p.name, literal(a, A.FieldDecl(p.span, p.name, p.type, None, None, None, ()), d, sink,
+                                      f"argument '{p.name}' of {use.name}"))
+                     for p, a in zip(kw.params, use.args))
+        bound.extend((ab, args) for ab in kw.abilities)
+    return tuple(bound)
+
+
 def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
     out: list[CardDef] = []
+    type_bound = {name: _bound(ct.abilities, ct.keywords, d, sink) for name, ct in d.card_types.items()}
 
     def check_zone(zone: str, span) -> None:
         zd = d.zones.get(zone)
@@ -125,7 +146,8 @@ def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
                     sink.error("E0507", f"card '{name}' has no value for '{fname}'", row.span,
                                f"fill in its '{fname}' cell or give the field a default")
             for _ in range(copies):
-                out.append(CardDef(len(out), str(name), ct.name, table.zone, dict(values), ct.abilities, row.span))
+                out.append(CardDef(len(out), str(name), ct.name, table.zone, dict(values), ct.abilities, row.span,
+                                   type_bound[ct.name]))
 
     for cd in d.cards:
         ct = d.card_types.get(cd.type_name)
@@ -140,5 +162,6 @@ def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
                 sink.error("E0204", f"'{cd.type_name}' has no field '{fv.name}'", fv.span, suggest(fv.name, fields))
                 continue
             values[fv.name] = literal(fv.value, fields[fv.name], d, sink, f"field '{fv.name}'")
-        out.append(CardDef(len(out), cd.name, ct.name, cd.zone, values, ct.abilities + cd.abilities, cd.span))
+        out.append(CardDef(len(out), cd.name, ct.name, cd.zone, values, ct.abilities + cd.abilities, cd.span,
+                           type_bound[ct.name] + _bound(cd.abilities, cd.keywords, d, sink)))
     return out
