@@ -18,7 +18,7 @@ Conventions:
     later-seated tied player is eliminated);
   * simultaneous triggers resolve in seat order and each one's "where"
     condition is checked when it resolves (after Peace empties the
-    battlefields, Dwarven Armor and Last Stand no longer apply);
+    battlefields, Dwarven Armor and Rally no longer apply);
   * ``repeat until peace_declared`` tests before each pass; ``let fighters``
     and ``let face_down`` inside ``step "War"`` rebind the loop's variables;
     ``stop`` leaves the repeat (the Conquest step still runs);
@@ -103,13 +103,13 @@ UNIT_TABLE = (
 )
 
 # Power Cards: faction -> (name, starting side). Goblins and Orcs have none.
-ARMOR, PEACE, REGENERATION, LAST_STAND = (
-    "Dwarven Armor", "Peace", "Regeneration", "Last Stand")
+ARMOR, PEACE, REGENERATION, RALLY = (
+    "Dwarven Armor", "Peace", "Regeneration", "Rally")
 POWER_TABLE = {
     "Dwarves": (ARMOR, "inactive"),
     "Elves": (PEACE, "inactive"),
     "Trolls": (REGENERATION, "permanent"),
-    "Humans": (LAST_STAND, "permanent"),
+    "Humans": (RALLY, "inactive"),
 }
 
 
@@ -216,9 +216,11 @@ class SpaceWar:
         self.refill(p)
         p.battlefield.append(p.deck.pop())
 
-    def eliminate(self, p):
-        p.alive = False
-        self.alive.remove(p)
+    def eliminate(self, *out):
+        """Eliminate these players together (one statement in the rules), then check the end."""
+        for p in out:
+            p.alive = False
+            self.alive.remove(p)
         # "as soon as" checks, right after the elimination
         if len(self.alive) == 1:
             raise GameOver(self.alive[0].seat)
@@ -242,19 +244,19 @@ class SpaceWar:
 
     def leader_victory(self, p, card):
         for power in p.powers:
-            if power.name in (ARMOR, PEACE):
+            if power.name in (ARMOR, PEACE, RALLY):
                 if power.side == "inactive":
                     power.side = "active"
             elif power.name == REGENERATION:
                 if card in p.discard:
                     p.discard.remove(card)
-                    p.deck.append(card)
+                    p.deck.insert(0, card)       # the bottom of the deck
 
-    def before_battle(self):
+    def before_battle(self, fighters):
         # Simultaneous triggers resolve in seat order; each condition is
         # checked when its trigger resolves (so after Peace, nothing else fires).
         for p in self.alive:
-            if not p.powers or not p.battlefield:   # you is in contestants()
+            if not p.powers or p not in fighters:   # you is in fighters
                 continue
             power = p.powers[0]
             if power.name == ARMOR:
@@ -264,14 +266,17 @@ class SpaceWar:
             elif power.name == PEACE:
                 if power.side == "active" and not self.peace_declared and p.may():
                     for q in self.players:        # "all players"
-                        q.deck[:0] = q.battlefield
+                        if q.alive:
+                            q.deck[:0] = q.battlefield
+                        else:
+                            self.aside += q.battlefield
                         q.battlefield.clear()
                     self.peace_declared = True
                     power.side = "inactive"
-            elif power.name == LAST_STAND:
-                others = [q.cards_left() for q in self.alive if q is not p]
-                if p.cards_left() < min(others):
+            elif power.name == RALLY:
+                if power.side == "active" and p.may():
                     p.bonus += 2
+                    power.side = "inactive"
 
     # -- one Contest -----------------------------------------------------------
     def contest(self):
@@ -280,7 +285,7 @@ class SpaceWar:
         for p in self.alive:
             p.bonus = 0
             self.reveal_top(p)
-        self.before_battle()
+        self.before_battle(list(self.alive))
 
         # Battle or War
         fighters = list(self.alive)
@@ -293,9 +298,9 @@ class SpaceWar:
                 break
             # War
             fighters = tied
-            for p in fighters:
-                if p.cards_left() == 0:
-                    self.eliminate(p)   # their cards stay in the Contest
+            out = [p for p in fighters if p.cards_left() == 0]
+            if out:
+                self.eliminate(*out)    # together; their cards stay in the Contest
             fighters = [p for p in fighters if p.cards_left() > 0]
             if not fighters:
                 for p in self.players:
@@ -311,12 +316,12 @@ class SpaceWar:
                     self.add_face_down(p)
                 self.reveal_top(p)
             face_down = max(face_down - 1, 0)
-            self.before_battle()
+            self.before_battle(fighters)
 
         # Conquest
-        for p in list(self.alive):
-            if p.cards_left() == 0:
-                self.eliminate(p)
+        out = [p for p in self.alive if p.cards_left() == 0]
+        if out:
+            self.eliminate(*out)
 
     def play(self, check=False):
         """Play to the end: returns the winner's seat, or None (draw / unfinished)."""
