@@ -188,6 +188,13 @@ class Typer:
 
     def t_Call(self, e, sc):
         arg_types = [self.infer(a, sc) for a in e.args]
+        if e.name == "clockwise_from":
+            if len(e.args) != 1:
+                self.report("E0302", f"'clockwise_from' takes one player, got {len(e.args)} arguments", e.span,
+                            "write clockwise_from(the active player)")
+            elif not compatible(arg_types[0], PLAYER):
+                self.report("E0408", f"expected a player here, but this is {show(arg_types[0])}", e.args[0].span, None)
+            return list_of(PLAYER)
         if e.name in BUILTINS:
             if len(e.args) != 1:
                 self.report("E0302", f"'{e.name}' takes one collection, got {len(e.args)} arguments", e.span,
@@ -212,7 +219,7 @@ class Typer:
                 self.report("E0303", f"'{e.name}' is a procedure: it does something and has no value",
                             e.span, f"call it on its own line: {e.name}(...)")
             else:
-                known = list(self.d.defines) + list(BUILTINS)
+                known = list(self.d.defines) + list(BUILTINS) + ["clockwise_from"]
                 self.report("E0202", f"unknown value '{e.name}'", e.span,
                             suggest(e.name, known) or "declare it with: define name(params) as expression")
             return ANY

@@ -160,6 +160,16 @@ class ExprCompiler:
             # (`any(x > 0 for each x in C)`) and for lists of cards or players alike
             a = args[0]
             return lambda m, env: any(x is not None and x is not False for x in a(m, env))
+        if name == "clockwise_from":
+            a = args[0]
+
+            def clockwise(m, env):
+                """Players still in the game in seat order, starting with p (seat 1 when p is none)."""
+                p = a(m, env)
+                start = p if p is not None else 0
+                n = m.n_players
+                return [(start + k) % n for k in range(n) if not m.st.out[(start + k) % n]]
+            return clockwise
         return self._define_call(e, sc, args)
 
     def _define_call(self, e, sc, args):

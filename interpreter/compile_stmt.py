@@ -319,7 +319,16 @@ class StmtCompiler:
         raise RuleError(f"the interpreter cannot run '{type(s).__name__.removesuffix('Stmt').lower()}' yet", s.span,
                         "this statement is part of the language design (docs/language.md) but not of the runtime yet")
 
-    s_SkipStmt = _unsupported
+    def s_SkipStmt(self, s, ctx):
+        """`skip step "Play"`: the next step (or phase) of that name to begin does not happen."""
+        name, span = s.step, s.span
+
+        def skip(m, fr):
+            m.st.skips.append(name)
+            if m.log.on:
+                m.log.emit(m, "skip", span, {"name": name}, f"the next step {name} will be skipped")
+            return True
+        ctx.code.emit(skip, span)
 
     def s_CounterStmt(self, s, ctx):
         target, span = self.cx(s.target, ctx), s.span
@@ -481,11 +490,22 @@ class StmtCompiler:
 
     def s_StepStmt(self, s, ctx):
         kind, name, span = s.kind, s.name, s.span
-        ctx.code.emit(lambda m, fr: m.begin_step(kind, name, span), span)
+        after = [0]
+
+        def begin(m, fr):
+            if name in m.st.skips:          # `skip step "Name"` was said: none of it happens
+                m.st.skips.remove(name)
+                if m.log.on:
+                    m.log.emit(m, "skip", span, {"name": name}, f"{kind} {name} is skipped")
+                fr[1] = after[0]
+                return True
+            return m.begin_step(kind, name, span)
+        ctx.code.emit(begin, span)
         ctx.steps += 1
         self.block(s.body, ctx)
         ctx.steps -= 1
         ctx.code.emit(lambda m, fr: m.end_step(span), span)
+        after[0] = ctx.code.here()
 
     def s_TurnStmt(self, s, ctx):
         p, span = self.cx(s.player, ctx), s.span

@@ -60,7 +60,8 @@ def initial_state(game: Game, n: int, seed: int) -> GameState:
         players=[dict(player_defaults) for _ in range(n)], out=[False] * n,
         game=_defaults(d.game_fields, d), frames=[], pending=None, result=None,
         rng=R.seed_state(seed), steps=0, round=0, active=None, checks=[False] * len(d.end_checks),
-        event_n=0, step_path=[], script={}, failures=[], stack=[], used={}, windows=0, turns=0, stack_n=0)
+        event_n=0, step_path=[], script={}, failures=[], stack=[], used={}, windows=0, turns=0, stack_n=0,
+        skips=[])
 
 
 class Engine:

@@ -38,7 +38,9 @@ class Machine:
             decl = program.decls.zones[key.partition(":")[0]]
             self.zone_info[key] = (decl, seat, decl.visibility == "public")
         self.triggers = program.triggers
-        self.move_triggers = "moved" in self.triggers or "revealed" in self.triggers
+        # built-in events are raised only when something listens: a trigger, a window, a replacement
+        self.listened = set(program.triggers) | set(program.windows_after) | set(program.replacements)
+        self.move_triggers = "moved" in self.listened or "revealed" in self.listened
         self.when_done = "no rule is left to run"
         self._modifying: set = set()
         self._stacked = (None, set())     # (card, field) being computed: a modifier cannot feed itself
@@ -168,7 +170,7 @@ class Machine:
         # where the cards came from matters only to the log and to `moved` / `revealed` triggers
         watched = self.log.on or self.move_triggers
         sources = []
-        was_visible = self._visible(cards) if "revealed" in self.triggers else ()
+        was_visible = self._visible(cards) if "revealed" in self.listened else ()
         up = None if face is None else face == "up"
         bottom = place == "bottom"
         for c in cards:
@@ -203,10 +205,10 @@ class Machine:
     def _moved(self, cards, sources, was_visible, key, place, face, public, span) -> None:
         if self.log.on:
             self.log.move(self, cards, sources, key, place, face, span)
-        if "moved" in self.triggers:
+        if "moved" in self.listened:
             self.announce_all("moved", [{"card": c, "from_zone": src, "to_zone": key}
                                         for c, src in zip(cards, sources)], span)
-        if "revealed" in self.triggers and public:
+        if "revealed" in self.listened and public:
             self.announce_all("revealed", [{"card": c} for c, was_up in zip(cards, was_visible)
                                            if self.st.face_up[c] and not was_up], span)
 
@@ -231,9 +233,9 @@ class Machine:
                     self.log.emit(self, "flip", span, {"card": self.card_label(c), "face": "up" if up else "down"},
                                   f"{self.card_label(c)} is flipped face {'up' if up else 'down'}")
         # one flip of several cards is one moment: their triggers are ordered together
-        if flipped and "flipped" in self.triggers:
+        if flipped and "flipped" in self.listened:
             self.announce_all("flipped", [{"card": c} for c in flipped], span)
-        if flipped and up and "revealed" in self.triggers:
+        if flipped and up and "revealed" in self.listened:
             self.announce_all("revealed", [{"card": c} for c in flipped if self._public(self.st.card_zone[c])], span)
         return True
 
@@ -321,7 +323,7 @@ class Machine:
             self.dirty |= OUT
             if self.log.on:
                 self.log.emit(self, "eliminate", span, {"player": p}, f"{self.log.player_name(p)} is eliminated")
-            if "eliminated" in self.triggers:
+            if "eliminated" in self.listened:
                 self.announce("eliminated", {"player": p}, span)
         return True
 
@@ -348,26 +350,26 @@ class Machine:
         self.st.round += 1
         if self.log.on:
             self.log.emit(self, "round", span, {"round": self.st.round}, f"round {self.st.round}: {name}")
-        if "round_started" in self.triggers:
+        if "round_started" in self.listened:
             return self.announce("round_started", {}, span)
 
     def begin_step(self, kind: str, name: str, span) -> bool | None:
         self.st.step_path.append(name)
         if self.log.on:
             self.log.emit(self, kind, span, {"name": name}, f"{kind} {name} begins")
-        if "step_started" in self.triggers:
+        if "step_started" in self.listened:
             return self.announce("step_started", {"step": name}, span)
 
     def end_step(self, span) -> bool | None:
         name = self.st.step_path.pop() if self.st.step_path else ""
-        if "step_ended" in self.triggers:
+        if "step_ended" in self.listened:
             return self.announce("step_ended", {"step": name}, span)
 
     def begin_turn(self, p, span) -> bool | None:
         self.st.active = p
         if self.log.on:
             self.log.emit(self, "turn", span, {"player": p}, f"{self.log.player_name(p)}'s turn")
-        if "turn_started" in self.triggers:
+        if "turn_started" in self.listened:
             return self.announce("turn_started", {"player": p}, span)
 
     def end_turn(self, previous, span) -> None:
@@ -438,18 +440,20 @@ class Machine:
             for params in param_sets:
                 self._log_event(event, params, span)
         windows = self.prog.windows_after.get(event)
+        opened = None
         if windows and not self.st.windows:
             # the window opens once the triggers of the event have resolved: below them
             for code_id in reversed(windows):
                 self.push(code_id, {})
+            opened = True
         entries = self.triggers.get(event)
         if not entries:
-            return None
+            return opened
         fired: list = []
         for params in param_sets:
             self._collect(entries, params, fired)
         if not fired:
-            return None
+            return opened
         if len(fired) > 1 or not self.prog.order_by_seat_only:   # else ordering one trigger evaluates nothing
             fired = self._order(fired)
         if log_on:

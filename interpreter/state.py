@@ -10,7 +10,8 @@ import copy
 
 FIELDS = ("zones", "card_zone", "face_up", "cards", "owner", "players", "out", "game", "frames",
           "pending", "result", "rng", "steps", "round", "active", "checks", "event_n", "step_path",
-          "script", "failures", "stack", "used", "windows", "turns", "stack_n")
+          "script", "failures", "stack", "used", "windows", "turns", "stack_n",
+          "skips")
 
 
 class GameState:

@@ -191,17 +191,21 @@ def test_the_fallback_parser_agrees_on_a_seed_example():
     assert _parse_errors_with_lark("setup:\n    let x = 3\n")
 
 
-# ---------------------------------------------------------------- examples the runtime already runs
+# ---------------------------------------------------------------- examples the runtime runs
 
-# Whole-file examples that use only what the interpreter runs today (docs/language.md,
-# "Status"): they must load without a diagnostic, play a seeded game to its end with random
-# bots, and pass their scenarios. Add an example here when the runtime catches up with it.
-RUNNABLE = ("The shape of a file", "000", "001")
+# Whole-file examples that must run today (docs/language.md, "Status"): they must load
+# without a diagnostic, play a seeded game to its end with random bots, and pass their
+# scenarios. A name matches an example's heading, or the start of the level-3 heading it sits
+# under (so "004" takes both of 004's examples). Every seed example is one of them.
+RUNNABLE = ("The shape of a file", "000", "001", "002", "003", "004")
+
+
+def _matches(ex: Example, name: str) -> bool:
+    return ex.heading == name or ex.subsection.startswith(name)
 
 
 def _runnable() -> list[Example]:
-    return [ex for ex in EXAMPLES if ex.kind == "" and any(
-        ex.heading == name or ex.subsection.startswith(name) for name in RUNNABLE)]
+    return [ex for ex in EXAMPLES if ex.kind == "" and any(_matches(ex, name) for name in RUNNABLE)]
 
 
 @pytest.mark.parametrize("example", _runnable(), ids=lambda ex: ex.heading)
@@ -213,12 +217,20 @@ def test_runnable_example_checks_plays_and_passes_its_scenarios(example):
     game = load_text(wrap(example), f"docs/language.md:{example.line}")
     engine = run_game(game, players=game.min_players, seed=1, log=False)
     assert engine.finished
-    for result in run_scenarios(game):
+    results = run_scenarios(game)
+    if example.section == SEED_SECTION:
+        assert results, f"the seed example at line {example.line} ({example.heading}) has no scenario"
+    for result in results:
         assert result.ok, f"scenario '{result.name}': {result.failures}"
 
 
 def test_every_runnable_example_is_found():
-    assert len(_runnable()) == len(RUNNABLE)
+    found = _runnable()
+    for name in RUNNABLE:
+        assert any(_matches(ex, name) for ex in found), f"no whole-file example found for '{name}'"
+    seeds = [ex for ex in EXAMPLES if ex.section == SEED_SECTION and ex.kind == ""]
+    assert all(ex in found for ex in seeds), "every seed example must be one that runs"
+    assert len(found) >= len(RUNNABLE) + 1      # 004 has two
 
 
 # ---------------------------------------------------------------- the words of the language

@@ -137,6 +137,8 @@ class PhaseDiagram:
             return self.windows.get("flipped", []) + self.windows.get("revealed", [])
         if isinstance(st, A.MoveStmt):
             return self.windows.get("moved", []) + (self.windows.get("revealed", []) if st.face == "up" else [])
+        if isinstance(st, A.TakeActionsStmt):
+            return self.windows.get("action_used", [])
         return []
 
     def window_nodes(self, g, names: list[str], start: Frag) -> Frag:
