@@ -315,10 +315,6 @@ class StmtCompiler:
         ctx.code.emit(_jump([head]), span)
         end[0] = ctx.code.here()
 
-    def _unsupported(self, s, ctx):
-        raise RuleError(f"the interpreter cannot run '{type(s).__name__.removesuffix('Stmt').lower()}' yet", s.span,
-                        "this statement is part of the language design (docs/language.md) but not of the runtime yet")
-
     def s_SkipStmt(self, s, ctx):
         """`skip step "Play"`: the next step (or phase) of that name to begin does not happen."""
         name, span = s.step, s.span
