@@ -326,29 +326,25 @@ class StmtCompiler:
             return True
         ctx.code.emit(skip, span)
 
-    def s_CounterStmt(self, s, ctx):
+    def _on_stack(self, s, ctx, what: str) -> None:
+        """`counter X` / `negate X`: X's item on the stack (for each card X names)."""
         target, span = self.cx(s.target, ctx), s.span
 
-        def counter(m, fr):
-            from . import resolver
+        def op(m, fr):
+            from . import resolver      # here: resolver imports this module
+            act = getattr(resolver, what)
             c = target(m, fr[2])
             for card in (c if isinstance(c, list) else [c]):
                 if card is not None:
-                    resolver.counter(m, card, span)
+                    act(m, card, span)
             return True
-        ctx.code.emit(counter, span)
+        ctx.code.emit(op, span)
+
+    def s_CounterStmt(self, s, ctx):
+        self._on_stack(s, ctx, "counter")
 
     def s_NegateStmt(self, s, ctx):
-        target, span = self.cx(s.target, ctx), s.span
-
-        def negate(m, fr):
-            from . import resolver
-            c = target(m, fr[2])
-            for card in (c if isinstance(c, list) else [c]):
-                if card is not None:
-                    resolver.negate(m, card, span)
-            return True
-        ctx.code.emit(negate, span)
+        self._on_stack(s, ctx, "negate")
 
     def s_TakeActionsStmt(self, s, ctx):
         """`p may take actions`: ask p for an action or "done", use it, ask again."""
