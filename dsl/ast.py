@@ -45,7 +45,7 @@ class Nothing:
 
 @dataclass(frozen=True, slots=True)
 class Name:
-    """`fighters`, `Dwarves`, `strength` — resolved by the checker."""
+    """`fighters`, `red`, `strength` — resolved by the checker."""
     span: Span
     name: str
 
@@ -329,7 +329,7 @@ class AddStmt:
 
 @dataclass(frozen=True, slots=True)
 class SubtractStmt:
-    """`subtract 3 from p's proximity`"""
+    """`subtract 3 from p's score`"""
     span: Span
     amount: Expr
     target: Expr
@@ -637,7 +637,7 @@ class GameDecl:
 
 @dataclass(frozen=True, slots=True)
 class EnumDecl:
-    """`enum Faction: Dwarves, Elves`"""
+    """`enum Colour: red, blue`"""
     span: Span
     name: str
     members: tuple[str, ...]
@@ -686,7 +686,7 @@ class ZoneDecl:
 
 @dataclass(frozen=True, slots=True)
 class TableRow:
-    """`| "Chieftain" | Trolls | 10 | yes | 1 |`"""
+    """`| "Scout" | red | 3 | yes | 1 |`"""
     span: Span
     cells: tuple[Expr | None, ...]
 
@@ -703,7 +703,7 @@ class CardTable:
 
 @dataclass(frozen=True, slots=True)
 class FieldValue:
-    """`faction = Dwarves` inside a `card` block."""
+    """`colour = red` inside a `card` block."""
     span: Span
     name: str
     value: Expr

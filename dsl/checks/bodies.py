@@ -8,7 +8,7 @@ from __future__ import annotations
 from .. import ast as A
 from ..diagnostics import DiagnosticSink
 from ..model import BUILTIN_EVENTS, Declarations
-from ..types import (ANY, CARD, FLAG, NUMBER, PLAYER, TEXT, ZONE, Scope, Typer, compatible, elem,
+from ..types import (ANY, CARD, CARD_PSEUDO_FIELDS, FLAG, NUMBER, PLAYER, TEXT, ZONE, Scope, Typer, compatible, elem,
                      is_list, list_of, show, suggest)
 
 
@@ -95,7 +95,7 @@ class BodyChecker:
             return ANY
         if isinstance(e, (A.Possessive, A.Your, A.FieldAccess, A.FieldOf)):
             t = self.typer.infer(e, sc)
-            if e.name in ("zone", "owner", "controller") and e.name not in self.d.player_fields:
+            if e.name in CARD_PSEUDO_FIELDS and e.name not in self.d.player_fields:
                 self.sink.error("E0410", f"a card's {e.name} is kept by the engine and cannot be set", e.span,
                                 "move the card instead")
                 return ANY

@@ -8,6 +8,9 @@ from __future__ import annotations
 from .. import ast as A
 from ..diagnostics import DiagnosticSink
 from ..model import Declarations
+from ..types import CARD_PSEUDO_FIELDS
+
+RESERVED_FIELDS = ("name", "type", "copies", *CARD_PSEUDO_FIELDS)
 
 
 def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
@@ -44,9 +47,9 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
                 unique("card type", decl.name, decl.span, d.card_types, decl)
                 names = [f.name for f in decl.fields]
                 for f in decl.fields:
-                    if names.count(f.name) > 1 or f.name in ("name", "type", "copies", "zone", "owner", "controller"):
+                    if names.count(f.name) > 1 or f.name in RESERVED_FIELDS:
                         sink.error("E0104", f"field '{f.name}' of '{decl.name}' is declared twice or is reserved",
-                                   f.span, "'name', 'type', 'copies', 'zone', 'owner' and 'controller' are built in")
+                                   f.span, ", ".join(f"'{n}'" for n in RESERVED_FIELDS) + " are built into every card")
             case A.AttrsDecl():
                 table = d.player_fields if decl.owner == "player" else d.game_fields
                 for f in decl.fields:

@@ -85,7 +85,7 @@ def _is_subj(e, subj: str) -> bool:
 
 def _attr_of(e, subj: str, ctx: Ctx) -> str | None:
     """"strength" when `e` reads a property of the element `subj` (`strength(it)`, `it's score`,
-    `it.orbit`, a bare card field inside a `where` over cards)."""
+    `it.size`, a bare card field inside a `where` over cards)."""
     if isinstance(e, A.Call) and len(e.args) == 1 and _is_subj(e.args[0], subj) and e.name in ctx.decls.defines:
         return human(e.name)
     if isinstance(e, A.Possessive) and _is_subj(e.owner, subj):
