@@ -773,6 +773,7 @@ class KeywordDecl:
     params: tuple[Param, ...]
     docs: tuple[str, ...]
     abilities: tuple[Ability, ...]
+    fields: tuple["FieldDecl", ...] = ()    # not allowed: reported by the checker (E0107)
 
 
 @dataclass(frozen=True, slots=True)

@@ -264,7 +264,8 @@ class ToAst(Transformer):
         items = rest[1:] if params or (rest and isinstance(rest[0], tuple)) else rest
         return A.KeywordDecl(
             self._span(meta), name, params, self._docs(items),
-            tuple(i for i in items if isinstance(i, (A.Triggered, A.Activated, A.StaticMod, A.Replacement))))
+            tuple(i for i in items if isinstance(i, (A.Triggered, A.Activated, A.StaticMod, A.Replacement))),
+            tuple(i for i in items if isinstance(i, A.FieldDecl)))
 
     def keyword_use(self, meta, ch):
         args = ch[1] if len(ch) > 1 else ()

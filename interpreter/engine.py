@@ -152,7 +152,9 @@ class Engine:
         decision = None
         if pend is not None and pend["player"] == player:
             decision = {"prompt": pend["prompt"], "options": list(pend["labels"]), "rule": pend["rule"]}
-        return {"you": player, "round": st.round,
+        stack = [{"card": st.cards[item["card"]]["name"], "player": self.player_names[item["player"]],
+                  "action": item["label"], "negated": item["negated"]} for item in reversed(st.stack)]
+        return {"you": player, "round": st.round, "stack": stack,
                 "players": [{"name": self.player_names[i], "out": st.out[i], **st.players[i]} for i in range(self.n)],
                 "game": dict(st.game), "zones": zones, "decision": decision, "result": st.result}
 

@@ -13,6 +13,7 @@ class EventLog:
         self.on = on
         self.events: list[dict] = []
         self.names = player_names or []
+        self._spans: dict = {}
 
     # ------------------------------------------------------------------ words
     def player_name(self, p) -> str:
@@ -68,7 +69,7 @@ class EventLog:
         st = m.st
         st.event_n += 1        # numbered in the state, so a restored game goes on counting
         ev = {"n": st.event_n, "round": st.round, "event": kind,
-              "rule": span.short if span is not None else "engine",
+              "rule": self._where(span),
               "step": st.step_path[-1] if st.step_path else "", "text": text}
         ev.update(data)
         self.events.append(ev)
@@ -88,6 +89,15 @@ class EventLog:
         self.emit(m, "move", span, {"cards": [m.card_label(c) for c in cards], "from": list(dict.fromkeys(sources)),
                                     "to": key, "face": face or "", "hidden": hidden_dest},
                   f"{what} from {src} to {where}{facing}")
+
+    def _where(self, span) -> str:
+        """`file.cards:12:7`, formatted once per rule: the log names a rule for every event."""
+        if span is None:
+            return "engine"
+        text = self._spans.get(span)
+        if text is None:
+            text = self._spans[span] = span.short
+        return text
 
     def to_jsonl(self) -> str:
         return "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in self.events)

@@ -90,3 +90,13 @@ def test_count_of_a_zone_name_needs_cards_in():
     # `count(pile)` counts a zone, not a collection: the checker says so
     d = diagnostics(BASE)[0]
     assert d.code == "E0401" and d.span.line == 29
+
+
+def test_a_field_inside_a_keyword_is_an_error():
+    text = BASE.replace("count(pile)", "count(cards in pile)") + '''
+keyword Sturdy(x: number):
+    toughness: number
+    modify value of this by x
+'''
+    found = [d for d in diagnostics(text) if d.code == "E0107"]
+    assert found and "toughness" in found[0].message and found[0].span.line == 33

@@ -33,3 +33,16 @@ def test_all_scenarios_run_in_one_call():
     for path in GAMES:
         results = run_scenarios(load_game(str(path)))
         assert all(r.ok for r in results)
+
+
+def test_every_view_shows_the_stack_top_first():
+    """At a response window, both players see the spell waiting on the stack."""
+    from cardsmith.interpreter.engine import Engine
+    game = load_game(str(Path(__file__).parent / "games" / "counterspell_duel.cards"))
+    eng = Engine(game, 2, 0)
+    assert eng.pending.prompt == "Take an action?"
+    eng.decide(eng.pending.options.index("Bolt: Cast it"))
+    assert eng.pending.prompt == "Respond in Responses?"
+    for seat in (0, 1):
+        assert eng.view(seat)["stack"] == [{"card": "Bolt", "player": "Player 1", "action": "Cast it",
+                                             "negated": False}]

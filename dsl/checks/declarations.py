@@ -70,6 +70,9 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
                 unique("procedure", decl.name, decl.span, d.procedures, decl)
             case A.KeywordDecl():
                 unique("keyword", decl.name, decl.span, d.keywords, decl)
+                for f in decl.fields:
+                    sink.error("E0107", f"a keyword cannot declare the field '{f.name}'", f.span,
+                               "declare fields on the card type; a keyword's values are its parameters")
             case A.SetupDecl():
                 if d.setup is not None:
                     sink.error("E0102", "setup is declared twice", decl.span, "merge the two setup blocks")
