@@ -816,7 +816,7 @@ class TriggerOrderDecl:
 
 @dataclass(frozen=True, slots=True)
 class WindowDecl:
-    """`response window "Cascade": opens after complication_played ...`"""
+    """`response window "Answers": opens after action_used ...`"""
     span: Span
     name: str
     after: tuple[str, ...]
@@ -826,7 +826,7 @@ class WindowDecl:
 
 @dataclass(frozen=True, slots=True)
 class StackDecl:
-    """`stack "Complication Cascade": "..."`"""
+    """`stack "The Chain": "..."`"""
     span: Span
     name: str
     docs: tuple[str, ...]

@@ -135,7 +135,7 @@ TABLE: tuple[Problem, ...] = (
     Problem("E0014", "{found} can't be used here",
             "remove it, or put it inside quoted text", (
                 'setup:\n    say "hi" @\n',
-                'enum Faction: Dwarves, Elfés\n',
+                'enum Colour: red, grün\n',
                 'setup:\n    say \'hello\'\n',
             ), by_state=False),
     Problem("E0015", "'set' needs 'to': set <what> to <value>",

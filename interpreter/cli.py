@@ -297,7 +297,7 @@ def format_event(event: dict, color: bool = False) -> str:
 
 
 def describe_result(eng) -> str:
-    """``Player 3 (faction Dwarves) wins after 57 rounds (1234 steps).``"""
+    """``Player 3 (colour red) wins after 57 rounds (1234 steps).``"""
     result = eng.result
     names = eng.player_names
     groups = eng.groupings()
