@@ -1,0 +1,86 @@
+"""Every bound cardsmith puts on what a game file, a template or a run may use, in one place.
+
+A stranger's `.cards` file or rulebook template is untrusted input: each bound below stops it
+from exhausting the machine. Exceeding one is always a located error (file:line:col, the code
+named here) that says which bound it hit and, where raising it makes sense, how. The table in
+docs/security.md and the "Bounds" section of docs/language.md are kept equal to this module by
+`tests/test_bounds_docs.py`.
+
+Bounds are plain data (one frozen dataclass per value) so the docs, the errors and the tests all
+read the same numbers; code imports the constant (`from cardsmith.dsl.bounds import MAX_PLAYERS`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """One limit: its value, its unit, what it protects and how a user may raise it."""
+    name: str
+    value: int | float
+    unit: str
+    what: str
+    raise_with: str | None = None       # how to raise it, or None where it is fixed
+
+
+BOUNDS: tuple[Bound, ...] = (
+    # --- reading files (dsl/loader.py) ---
+    Bound("MAX_FILE_BYTES", 2_000_000, "bytes", "size of one .cards file (regular files only)"),
+    Bound("MAX_INCLUDE_DEPTH", 8, "levels", "nesting of extends / import"),
+    Bound("MAX_INCLUDED_FILES", 64, "files", "files read for one game, the game itself and every extends / import"),
+    Bound("MAX_TOTAL_BYTES", 8_000_000, "bytes", "bytes parsed for one game across all its files"),
+    # --- what a file may declare (dsl/transformer.py, dsl/checks/) ---
+    Bound("MAX_NUMBER", 10**15, "", "magnitude of a number written in a file"),
+    Bound("MAX_STRING_LENGTH", 10_000, "characters", "length of one text written in a file (names, say texts, doc strings)"),
+    Bound("MAX_CARD_COPIES", 10_000, "copies", "copies of one card"),
+    Bound("MAX_CARDS", 100_000, "cards", "cards in one game, all copies of all cards"),
+    Bound("MAX_PLAYERS", 100, "players", "players a game may declare (`players: 2 to N`)"),
+    # --- running a game (interpreter/) ---
+    Bound("MAX_STEPS", 5_000_000, "instructions", "instructions one game may run",
+          "`--max-steps N` on play, simulate and test"),
+    Bound("MAX_FRAMES", 10_000, "calls", "rules calling each other (the frame stack)"),
+    Bound("MAX_RUNTIME_NUMBER", 10**18, "", "magnitude of a number computed while playing"),
+    Bound("MAX_DICE_PER_ROLL", 1_000, "dice", "dice rolled by one `roll`"),
+    Bound("MAX_COLLECTION", 100_000, "items", "items in one list or collection computed while playing"),
+    Bound("MAX_RUNTIME_STRING", 100_000, "characters", "length of a text computed while playing"),
+    Bound("MAX_LOG_BYTES", 50_000_000, "bytes", "size of one game's explained log",
+          "play with the log off (`simulate` does), or `--max-steps` to stop sooner"),
+    # --- publishing (dsl/publish/) ---
+    Bound("GRAPHVIZ_SECONDS", 60, "seconds", "time Graphviz may take to lay out one diagram"),
+    Bound("MAX_DIAGRAM_NODES", 2_000, "boxes", "boxes in one diagram; a larger one is left out of the rulebook with a note"),
+    Bound("CHROMIUM_SECONDS", 120, "seconds", "time Chromium may take to print the rulebook's PDF"),
+    Bound("MAX_TEMPLATE_OUTPUT", 50_000_000, "characters", "size of a rendered rulebook page"),
+    # --- simulation (interpreter/simulate.py) ---
+    Bound("MAX_JOBS_OVER_CORES", 1, "× cores", "worker processes per core for `simulate --jobs`",
+          "`--force-jobs`"),
+)
+
+_BY_NAME = {b.name: b for b in BOUNDS}
+
+
+def bound(name: str) -> Bound:
+    return _BY_NAME[name]
+
+
+MAX_FILE_BYTES = int(bound("MAX_FILE_BYTES").value)
+MAX_INCLUDE_DEPTH = int(bound("MAX_INCLUDE_DEPTH").value)
+MAX_INCLUDED_FILES = int(bound("MAX_INCLUDED_FILES").value)
+MAX_TOTAL_BYTES = int(bound("MAX_TOTAL_BYTES").value)
+MAX_NUMBER = int(bound("MAX_NUMBER").value)
+MAX_STRING_LENGTH = int(bound("MAX_STRING_LENGTH").value)
+MAX_CARD_COPIES = int(bound("MAX_CARD_COPIES").value)
+MAX_CARDS = int(bound("MAX_CARDS").value)
+MAX_PLAYERS = int(bound("MAX_PLAYERS").value)
+MAX_STEPS = int(bound("MAX_STEPS").value)
+MAX_FRAMES = int(bound("MAX_FRAMES").value)
+MAX_RUNTIME_NUMBER = int(bound("MAX_RUNTIME_NUMBER").value)
+MAX_DICE_PER_ROLL = int(bound("MAX_DICE_PER_ROLL").value)
+MAX_COLLECTION = int(bound("MAX_COLLECTION").value)
+MAX_RUNTIME_STRING = int(bound("MAX_RUNTIME_STRING").value)
+MAX_LOG_BYTES = int(bound("MAX_LOG_BYTES").value)
+GRAPHVIZ_SECONDS = bound("GRAPHVIZ_SECONDS").value
+MAX_DIAGRAM_NODES = int(bound("MAX_DIAGRAM_NODES").value)
+CHROMIUM_SECONDS = bound("CHROMIUM_SECONDS").value
+MAX_TEMPLATE_OUTPUT = int(bound("MAX_TEMPLATE_OUTPUT").value)
+MAX_JOBS_OVER_CORES = int(bound("MAX_JOBS_OVER_CORES").value)
