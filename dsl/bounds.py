@@ -84,3 +84,37 @@ MAX_DIAGRAM_NODES = int(bound("MAX_DIAGRAM_NODES").value)
 CHROMIUM_SECONDS = bound("CHROMIUM_SECONDS").value
 MAX_TEMPLATE_OUTPUT = int(bound("MAX_TEMPLATE_OUTPUT").value)
 MAX_JOBS_OVER_CORES = int(bound("MAX_JOBS_OVER_CORES").value)
+
+
+TABLE_START = "<!-- bounds-table -->"
+TABLE_END = "<!-- /bounds-table -->"
+
+
+def bounds_markdown() -> str:
+    """The table of bounds as it stands in docs/security.md and docs/language.md, between the
+    TABLE_START and TABLE_END markers (tests/test_bounds_docs.py keeps both equal to this):
+    `python -m cardsmith.dsl.bounds --update docs/language.md docs/security.md` rewrites them."""
+    rows = ["| bound | value | what it limits | how to raise it |", "|---|---|---|---|"]
+    for b in BOUNDS:
+        value = f"{b.value:,}" if isinstance(b.value, int) and b.value < 10**9 else f"10^{len(str(int(b.value))) - 1}"
+        unit = f" {b.unit}" if b.unit else ""
+        rows.append(f"| `{b.name}` | {value}{unit} | {b.what} | {b.raise_with or 'fixed'} |")
+    return "\n".join(rows)
+
+
+def with_table(text: str) -> str:
+    """`text` with the part between the markers replaced by the current table."""
+    head, _, rest = text.partition(TABLE_START)
+    _, _, tail = rest.partition(TABLE_END)
+    return f"{head}{TABLE_START}\n{bounds_markdown()}\n{TABLE_END}{tail}"
+
+
+if __name__ == "__main__":
+    import sys
+    from pathlib import Path
+    if sys.argv[1:2] == ["--update"]:
+        for name in sys.argv[2:]:
+            doc = Path(name)
+            doc.write_text(with_table(doc.read_text(encoding="utf-8")), encoding="utf-8")
+    else:
+        print(bounds_markdown())
