@@ -1,0 +1,264 @@
+"""Every code documented in docs/errors.md is raised by a test: one table, CASES.
+
+Each case is the smallest input that makes cardsmith report one code: a .cards text for the
+parser and the checker, files on disk for the loader (sizes, encodings, includes), a game
+played until it aborts for the runtime (E07xx, E08xx). The test asserts that the code is the
+first diagnostic, at the expected file and line, with a message, and that dsl/render.py shows
+that line with a caret under it — what a designer sees.
+
+Two codes only a bug in cardsmith can raise (E0000 the parser's explainer failed, E0900 a check
+pass failed) and one the checker is meant to make unreachable (E0804 a rule could not be
+carried out) are triggered by making an internal function raise: the case proves the guard
+turns an internal exception into a located diagnostic instead of a traceback.
+
+A code added to docs/errors.md without a case here fails `test_every_documented_code_has_a_case`.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from cardsmith.dsl import loader, syntax_errors
+from cardsmith.dsl.bounds import MAX_FILE_BYTES, MAX_INCLUDE_DEPTH
+from cardsmith.dsl.diagnostics import CardsmithError, Diagnostic
+from cardsmith.dsl.loader import check_file, check_source, load_text
+from cardsmith.dsl.render import render_diagnostic
+from cardsmith.dsl.source import Source
+from cardsmith.interpreter.engine import Engine
+from cardsmith.interpreter.errors import GameAborted
+from cardsmith.interpreter.machine import Machine
+from cardsmith.interpreter.play import run_game
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = "game.cards"
+HEAD = 'game "T":\n    players: 2 to 2\n'          # lines 1-2 of most cases: the smallest game
+
+Result = tuple[list[Diagnostic], Mapping[str, object]]
+Trigger = Callable[[Path, pytest.MonkeyPatch], Result]
+
+
+@dataclass(frozen=True)
+class Case:
+    code: str
+    line: int               # where the diagnostic must point
+    trigger: Trigger
+    file: str = GAME        # the name of the file it must point into
+
+
+# ---------------------------------------------------------------- ways to trigger a code
+
+def checked(text: str) -> Trigger:
+    """Check `text` as the file game.cards."""
+    def run(tmp_path, monkeypatch) -> Result:
+        _, diags, sources = check_source(Source(GAME, text))
+        return diags, sources
+    return run
+
+
+def on_disk(files: Mapping[str, str | bytes], main: str = GAME) -> Trigger:
+    """Write `files` under a fresh folder and check its `main` file from disk."""
+    def run(tmp_path, monkeypatch) -> Result:
+        for name, content in files.items():
+            path = tmp_path / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content, encoding="utf-8")
+        return check_file(str(tmp_path / main))
+    return run
+
+
+def played(text: str, players: int = 2, max_steps: int | None = None) -> Trigger:
+    """Check `text`, then play it with random bots; the diagnostics of the abort."""
+    def run(tmp_path, monkeypatch) -> Result:
+        game = load_text(text, GAME)
+        try:
+            run_game(game, players, seed=0, max_steps=max_steps)
+        except CardsmithError as err:       # GameAborted, or the engine refusing to start
+            return err.diagnostics, err.sources
+        return [], game.sources
+    return run
+
+
+def patched(owner: object, name: str, trigger: Trigger) -> Trigger:
+    """Run `trigger` with `owner.name` replaced by a function that raises (a bug in cardsmith)."""
+    def raises(*args, **kwargs):
+        raise KeyError("a bug planted by tests/test_every_code.py")
+
+    def run(tmp_path, monkeypatch) -> Result:
+        monkeypatch.setattr(owner, name, raises)
+        return trigger(tmp_path, monkeypatch)
+    return run
+
+
+def _include_chain(levels: int) -> dict[str, str]:
+    """level0.cards (the game) imports level1.cards, which imports level2.cards, and so on."""
+    files = {f"level{i}.cards": f'import "level{i + 1}.cards"\n' for i in range(levels)}
+    files["level0.cards"] += HEAD
+    files[f"level{levels}.cards"] = "enum Side: up, down\n"
+    return files
+
+
+def _table(header: str, row: str, field: str = "power: number", zone: str = "zone box: shared") -> str:
+    """HEAD, a card type Unit with one field, a zone and a one-row card table (the row is line 8)."""
+    return HEAD + f"card type Unit:\n    {field}\n{zone}\ncards Unit in box:\n    {header}\n    {row}\n"
+
+
+# ---------------------------------------------------------------- the table
+
+CASES: tuple[Case, ...] = (
+    # --- syntax (dsl/syntax_errors.py) ---
+    Case("E0000", 4, patched(syntax_errors, "_explain", checked(HEAD + "setup:\n    let total = 3\n"))),
+    Case("E0001", 3, checked(HEAD + "setup\n    shuffle every deck\n")),
+    Case("E0002", 5, checked(HEAD + 'cards Unit in box:\n    | name    | power |\n    | "Scout" | 1\n')),
+    Case("E0003", 4, checked(HEAD + 'setup:\n    say "hello\n')),
+    Case("E0004", 4, checked(HEAD + "setup:\n    move top card of your deck\n")),
+    Case("E0005", 4, checked(HEAD + "setup:\n    let total = 3\n")),
+    Case("E0006", 4, checked(HEAD + "setup:\n    if:\n        stop\n")),
+    Case("E0007", 5, checked(HEAD + "setup:\n    shuffle every deck\n        stop\n")),
+    Case("E0008", 6, checked(HEAD + 'round "Turn":\n    step "Draw":\n        stop\n      stop\n')),
+    Case("E0009", 5, checked(HEAD + "setup:\n    shuffle every deck\n\tstop\n")),
+    Case("E0010", 3, checked(HEAD + "procdure deal():\n    stop\n")),
+    Case("E0011", 3, checked(HEAD + "setup:\nstop\n")),
+    Case("E0012", 4, checked(HEAD + "setup:\n    deal(3, your deck\n    stop\n")),
+    Case("E0013", 3, checked(HEAD + "define total() as 3)\n")),
+    Case("E0014", 3, checked(HEAD + "enum Colour: red, gr\u00fcn\n")),
+    Case("E0015", 4, checked(HEAD + "setup:\n    set your score = 0\n")),
+    Case("E0016", 3, checked(HEAD + "procedure deal:\n    stop\n")),
+    Case("E0017", 4, checked(HEAD + "cards Unit in box:\n    | name | power |\n")),
+    Case("E0018", 3, checked(HEAD + 'card "Scout": Unit in deck:\n    power = 1\n')),
+    Case("E0019", 3, checked(HEAD + "zone deck: per player, shuffled\n")),
+    Case("E0020", 4, checked(HEAD + "setup:\n    if x == 3:\n        stop\n")),
+    # --- declarations (dsl/checks/declarations.py) ---
+    Case("E0101", 3, checked(HEAD + "keyword Farsight(x: nunber):\n    when round_started:\n        stop\n")),
+    Case("E0102", 4, checked(HEAD + "enum Side: up, down\nenum Side: left, right\n")),
+    # the span is the whole game block: the diagnostic points at its first line, not at players:
+    Case("E0103", 1, checked('game "T":\n    players: 6 to 2\n')),
+    Case("E0104", 4, checked(HEAD + "card type Unit:\n    name: text\n")),
+    Case("E0105", 1, checked("enum Side: up, down\n")),
+    Case("E0106", 5, checked(HEAD + 'round "A":\n    say "a"\nround "B":\n    say "b"\n')),
+    Case("E0107", 4, checked(HEAD + "keyword Farsight(x: number):\n    range: number\n")),
+    # --- names (dsl/types.py, dsl/checks/) ---
+    Case("E0201", 4, checked(HEAD + 'setup:\n    for each p in playerz:\n        say "hi"\n')),
+    Case("E0202", 3, checked(HEAD + "as soon as frist(players) = none:\n    the game is a draw\n")),
+    Case("E0203", 6, checked(HEAD + "player has:\n    score: number = 0\nsetup:\n    set seat 1.scroe to 1\n")),
+    Case("E0204", 6, checked(_table("| name | pwr |", '| "A" | 1 |'))),
+    Case("E0205", 5, checked(HEAD + "zone box: shared\nsetup:\n    shuffle seat 1's box\n")),
+    Case("E0206", 5, checked(HEAD + "zone deck: per player\nsetup:\n    shuffle seat 1's dek\n")),
+    Case("E0207", 5, checked(HEAD + 'card type Unit:\n    power: number\ncards Unit in bx:\n'
+                                     '    | name | power |\n    | "A" | 1 |\n')),
+    Case("E0208", 4, checked(HEAD + "setup:\n    flip this face up\n")),
+    Case("E0209", 4, checked(HEAD + 'zone box: shared\ncards Unt in box:\n    | name |\n    | "A" |\n')),
+    Case("E0210", 4, checked(HEAD + "setup:\n    announce boom()\n")),
+    Case("E0211", 4, checked(HEAD + "setup:\n    deal()\n")),
+    Case("E0212", 4, checked(HEAD + "setup:\n    roll 3 White dice as r\n")),
+    Case("E0213", 8, checked(HEAD + 'zone box: shared\ncard type Unit:\n    power: number\n'
+                                     'card "A": Unit in box\n    power = 1\n    keyword Farsigt(2)\n')),
+    # --- arity ---
+    Case("E0301", 6, checked(HEAD + 'procedure deal(p):\n    say "x"\nsetup:\n    deal()\n')),
+    Case("E0302", 3, checked(HEAD + "as soon as count(players, players) = 0:\n    the game is a draw\n")),
+    Case("E0303", 6, checked(HEAD + 'procedure refill(p):\n    say "x"\nsetup:\n    let x be refill(1)\n')),
+    # --- types ---
+    Case("E0401", 4, checked(HEAD + "zone pile: shared\nas soon as count(pile) = 0:\n    the game is a draw\n")),
+    Case("E0402", 3, checked(HEAD + "as soon as 3.strength = 0:\n    the game is a draw\n")),
+    Case("E0403", 5, checked(HEAD + "zone deck: per player\nsetup:\n"
+                                     "    move top card of seat 1's deck to seat 1\n")),
+    Case("E0404", 4, checked(HEAD + 'setup:\n    for each p in 3:\n        say "x"\n')),
+    Case("E0405", 3, checked(HEAD + 'as soon as "a" > 2:\n    the game is a draw\n')),
+    Case("E0406", 3, checked(HEAD + "as soon as seat 1 = 3:\n    the game is a draw\n")),
+    Case("E0407", 3, checked(HEAD + "as soon as 3 is empty:\n    the game is a draw\n")),
+    Case("E0408", 6, checked(HEAD + "player has:\n    score: number = 0\nsetup:\n"
+                                     "    add \"x\" to seat 1's score\n")),
+    Case("E0409", 5, checked(HEAD + "zone deck: per player\nsetup:\n    move seat 1 to seat 1's deck\n")),
+    Case("E0410", 5, checked(HEAD + "setup:\n    let x be 1\n    set x to 2\n")),
+    Case("E0411", 4, checked(HEAD + "setup:\n    stop\n")),
+    Case("E0412", 4, checked(HEAD + "setup:\n    seat 0 wins\n")),
+    # --- card values (dsl/checks/cards.py) ---
+    Case("E0501", 8, checked(_table("| name | power |", '| "A" | many |'))),
+    Case("E0502", 8, checked(_table("| name | power |", '| "A" | 0 |', field="power: number, at least 1"))),
+    Case("E0503", 9, checked("enum Colour: red, blue\n" + _table("| name | colour |", '| "A" | bleu |',
+                                                                  field="colour: Colour"))),
+    Case("E0504", 6, checked(_table("| name | power |", '| "A" | 1 |', zone="zone deck: per player")
+                             .replace("cards Unit in box", "cards Unit in deck"))),
+    Case("E0505", 6, checked(_table("| power |", "| 1 |"))),
+    Case("E0506", 8, checked(_table("| name | power |", '| "A" |'))),
+    # an empty cell (none) is no value; a missing column would give the field's default (0)
+    Case("E0507", 8, checked(_table("| name | power |", '| "A" | none |'))),
+    # --- running a game (interpreter/) ---
+    Case("E0701", 1, lambda tmp_path, monkeypatch: _start(HEAD, players=3)),
+    # every instruction the game runs is the call on line 4, so the bound lands there
+    Case("E0801", 4, played(HEAD + "procedure again():\n    again()\nsetup:\n    again()\n", max_steps=100)),
+    Case("E0802", 6, played(HEAD + "game has:\n    n: number = 0\nsetup:\n    set n to 1 / 0\n")),
+    # a value defined by itself: Python's recursion runs out before the frame bound is met
+    Case("E0803", 7, played(HEAD + "game has:\n    n: number = 0\ndefine f(x) as f(x) + 1\nsetup:\n"
+                                    "    set n to f(1)\n")),
+    Case("E0804", 4, patched(Machine, "say", played(HEAD + 'setup:\n    say "hello"\n'))),
+    # --- files (dsl/loader.py) ---
+    Case("E0900", 1, patched(loader, "bodies", checked(HEAD + 'setup:\n    say "hello"\n'))),
+    Case("E0901", 1, on_disk({GAME: 'import "missing.cards"\n' + HEAD})),
+    Case("E0902", 1, on_disk({GAME: 'import "big.cards"\n' + HEAD,
+                              "big.cards": "#" * (MAX_FILE_BYTES + 1) + "\n"})),
+    Case("E0903", 1, on_disk({GAME: 'import "latin1.cards"\n' + HEAD,
+                              "latin1.cards": 'enum Colour: red\n# gr\xfcn\n'.encode("latin-1")})),
+    Case("E0904", 1, on_disk(_include_chain(MAX_INCLUDE_DEPTH + 2), main="level0.cards"),
+         file=f"level{MAX_INCLUDE_DEPTH}.cards"),
+    Case("E0905", 1, on_disk({"game/" + GAME: 'import "../outside.cards"\n' + HEAD,
+                              "outside.cards": "enum Side: up, down\n"}, main="game/" + GAME)),
+    # the deep expression is on line 1, where the guard points (it cannot tell which line)
+    Case("E0906", 1, checked("define f() as " + "(" * 5000 + "1" + ")" * 5000 + "\n" + HEAD)),
+)
+
+
+def _start(text: str, players: int) -> Result:
+    game = load_text(text, GAME)
+    try:
+        Engine(game, players=players)
+    except CardsmithError as err:
+        return err.diagnostics, err.sources
+    return [], game.sources
+
+
+# ---------------------------------------------------------------- the tests
+
+def _codes_in_docs() -> set[str]:
+    return set(re.findall(r"^#{2,3} (E\d{4})", (ROOT / "docs" / "errors.md").read_text(encoding="utf-8"), re.M))
+
+
+def _shown(diags: list[Diagnostic]) -> list[str]:
+    return [f"{d.code} {d.span} {d.message}" for d in diags]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.code for c in CASES])
+def test_code_is_raised(case: Case, tmp_path, monkeypatch):
+    diags, sources = case.trigger(tmp_path, monkeypatch)
+    assert diags, f"{case.code}: nothing was reported"
+    first = diags[0]
+    assert first.code == case.code, f"expected {case.code} first, got {_shown(diags)}"
+    assert Path(first.span.path).name == case.file, _shown(diags)
+    assert first.span.line == case.line, _shown(diags)
+    assert first.span.column >= 1
+    assert first.message.strip()
+
+    drawn = render_diagnostic(first, sources)
+    assert f"error[{case.code}]" in drawn
+    lines = drawn.split("\n")
+    source_row = next((i for i, row in enumerate(lines) if re.match(rf" {case.line} \|", row)), None)
+    assert source_row is not None, f"the line is not shown:\n{drawn}"
+    assert re.fullmatch(r" +\| +\^+", lines[source_row + 1]), f"no caret under the line:\n{drawn}"
+
+
+def test_every_documented_code_has_a_case():
+    missing = _codes_in_docs() - {c.code for c in CASES}
+    assert not missing, f"codes in docs/errors.md that no case in CASES raises: {sorted(missing)}"
+
+
+def test_every_case_is_a_documented_code():
+    codes = [c.code for c in CASES]
+    assert len(codes) == len(set(codes)), "one case per code"
+    unknown = set(codes) - _codes_in_docs()
+    assert not unknown, f"cases for codes docs/errors.md does not document: {sorted(unknown)}"
