@@ -51,6 +51,9 @@ class Declarations:
     prose: list[A.ProseDecl] = field(default_factory=list)
     notes: list[A.NoteDecl] = field(default_factory=list)
     scenarios: list[A.ScenarioDecl] = field(default_factory=list)
+    # procedure name -> one type per parameter, agreed by every call of it in the game (`any`
+    # where calls disagree); set by the body checks, read by `instead of <procedure>` abilities
+    param_types: dict[str, tuple] = field(default_factory=dict)
 
     def enum_members(self) -> list[str]:
         return [m for e in self.enums.values() for m in e.members]

@@ -8,7 +8,7 @@ scope knows it (`this` in a card type's ability).
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from . import ast as A
@@ -67,13 +67,37 @@ class Scope:
     event_params: dict[str, object] = field(default_factory=dict)
     in_ability: bool = False
     loop_depth: int = 0
+    you: bool = False                     # a player is `you` (the body of a secret choice; abilities too)
+    in_scenario: bool = False             # `play setup` / `play N rounds` are allowed here
+    # ("procedure" | "define", name) inside one: what `you` is and whether it runs in a scenario
+    # are its caller's, so a need of either is checked where it is called (Typer.need)
+    rule: tuple | None = None
+    # Block scoping: a name given inside a block is not known after it. `outer` holds the names
+    # that come from enclosing blocks; `let` of one of those changes that variable (the runtime
+    # keeps one set of names per rule), it does not make a new one.
+    parent: "Scope | None" = None
+    outer: frozenset = frozenset()
+    block_line: int = 0                   # the line of the statement that opens this block
+    # names given inside a block, by that block's line: shared by a rule's scopes, for the hint
+    # when one is used after its block
+    gone: dict[str, int] = field(default_factory=dict)
 
     def child(self, **changes) -> "Scope":
-        s = Scope(dict(self.locals), self.this_type, self.it_type, dict(self.event_params),
-                  self.in_ability, self.loop_depth)
-        for k, v in changes.items():
-            setattr(s, k, v)
-        return s
+        changes.setdefault("locals", dict(self.locals))
+        changes.setdefault("event_params", dict(self.event_params))
+        return replace(self, **changes)
+
+    def nested(self, line: int, **changes) -> "Scope":
+        """The scope of a block inside this one (an if's branch, a loop's body, ...), opened at `line`."""
+        return self.child(parent=self, outer=frozenset(self.locals), block_line=line, **changes)
+
+    @property
+    def you_bound(self) -> bool:
+        return self.in_ability or self.you
+
+    def has(self, need: str) -> bool:
+        """Whether this place gives what `need` ("you" or "scenario") asks for."""
+        return self.you_bound if need == "you" else self.in_scenario
 
 
 Report = Callable[[str, str, object, str | None], None]   # (code, message, span, hint)
@@ -87,6 +111,12 @@ class Typer:
         self.report = report
         self._define_stack: list[str] = []
         self.calls: list[tuple[str, tuple]] = []     # (define name, argument types) seen at call sites
+        # What a procedure or define needs from where it is called: (need, rule) -> (word, span)
+        # of its first use; need is "you" (a player who is `you`) or "scenario" (`play ...`)
+        self.needs: dict[tuple, tuple] = {}
+        # Every call of a procedure or define: (caller's rule or None, gives you, in a scenario,
+        # ("procedure" | "define", name), span) -> None; a dict as an ordered set
+        self.rule_calls: dict[tuple, None] = {}
 
     # ------------------------------------------------------------------ names
     def field_type(self, fd: A.FieldDecl):
@@ -152,6 +182,9 @@ class Typer:
             hint = suggest(e.name, known)
             if e.name in self.d.zones:
                 hint = f"'{e.name}' is a per-player zone: write p's {e.name}, your {e.name} or every {e.name}"
+            elif e.name in sc.gone:
+                hint = (f"'{e.name}' is known only inside the block at line {sc.gone[e.name]} (an if, a loop, "
+                        "a step, ...); to use it after that block, give it a value before it")
             self.report("E0201", f"unknown name '{e.name}'", e.span, hint)
             return ANY
         return t
@@ -228,11 +261,12 @@ class Typer:
                         f"it is defined as {e.name}({', '.join(d.params)}) at line {d.span.line}")
             return ANY
         self.calls.append((e.name, tuple(arg_types)))
+        self.note_call(sc, ("define", e.name), e.span)
         if e.name in self._define_stack:
             return ANY
         self._define_stack.append(e.name)
         try:
-            inner = Scope(dict(zip(d.params, arg_types)))
+            inner = Scope(dict(zip(d.params, arg_types)), rule=("define", e.name))
             return self.infer_quiet(d.expr, inner)
         finally:
             self._define_stack.pop()
@@ -289,6 +323,7 @@ class Typer:
         return self._field_on(owner, name, span, "this")
 
     def t_Your(self, e, sc):
+        self.need_you(f"your {e.name}", e.span, sc)
         return self._possessive(PLAYER, e.name, e.span, sc)
 
     def t_FieldOf(self, e, sc):
@@ -341,6 +376,7 @@ class Typer:
         return PLAYER
 
     def t_You(self, e, sc):
+        self.need_you("you", e.span, sc)
         return PLAYER
 
     def t_PlayersExpr(self, e, sc):
@@ -351,11 +387,38 @@ class Typer:
 
     def t_StackExpr(self, e, sc):
         return list_of(CARD)
-    t_Opponents = t_PlayersExpr
+
+    def t_Opponents(self, e, sc):
+        self.need_you("opponents", e.span, sc)
+        return list_of(PLAYER)
+
+    # ------------------------------------------------------------------ what a place gives
+    # `you` is bound by the engine only in a card's ability (the player whose zone holds the
+    # card) and in the body of `each player in ... secretly chooses`; `play ...` runs only in a
+    # scenario. A procedure or a define has its caller's: its needs are checked at its calls.
+    def need(self, need: str, word: str, span, sc, code: str, message: str, hint: str) -> None:
+        if sc.has(need):
+            return
+        if sc.rule is not None:
+            self.needs.setdefault((need, sc.rule), (word, span))
+            return
+        self.report(code, message, span, hint)
+
+    def need_you(self, word: str, span, sc) -> None:
+        self.need("you", word, span, sc, "E0214",
+                  f"'{word}' names no player here: 'you' is the player whose card's ability runs", YOU_HINT)
+
+    def note_call(self, sc, callee: tuple, span) -> None:
+        self.rule_calls[(sc.rule, sc.you_bound, sc.in_scenario, callee, span)] = None
 
     def t_ListExpr(self, e, sc):
         types = [self.infer(i, sc) for i in e.items]
-        return list_of(types[0] if types else ANY)
+        for item, t in zip(e.items, types):
+            if t == NONE:
+                self.report("E0414", "a list cannot hold none", item.span,
+                            "leave it out: a list holds the things that are there")
+        known = [t for t in types if t != NONE]
+        return list_of(known[0] if known else ANY)
 
     def t_WhereExpr(self, e, sc):
         t = self.infer(e.coll, sc)
@@ -387,7 +450,9 @@ class Typer:
         lt, rt = self.infer(e.left, sc), self.infer(e.right, sc)
         if e.op in ("<", "<=", ">", ">="):
             for side, t in ((e.left, lt), (e.right, rt)):
-                if not compatible(t, NUMBER):
+                if t == NONE:
+                    self.none_here(side, NUMBER)
+                elif not compatible(t, NUMBER):
                     self.report("E0405", f"'{e.op}' compares numbers, but this is {show(t)}", side.span, None)
         elif not compatible(lt, rt):
             self.report("E0406", f"cannot compare {show(lt)} with {show(rt)}", e.span, None)
@@ -426,6 +491,29 @@ class Typer:
 
     def want(self, e, t, sc):
         got = self.infer(e, sc)
-        if not compatible(got, t):
+        if got == NONE and needs_value(t):
+            self.none_here(e, t)
+        elif not compatible(got, t):
             self.report("E0408", f"expected {show(t)} here, but this is {show(got)}", e.span, None)
         return got
+
+    def none_here(self, e, t) -> None:
+        self.report("E0414", f"none is not {show(t)}: this needs {show(t)} that is there", e.span,
+                    NONE_HINT.get(t if not is_list(t) else "list", NONE_HINT["list"]))
+
+
+# `none` stands for a card or a value that is not there: it may be stored (set, let, give), passed
+# on (arguments) and compared (=, !=, is none). It cannot be counted with, negated, asked to
+# choose, shuffled or looped over: where one of these needs a value, the literal `none` is an error.
+def needs_value(t) -> bool:
+    return t in (NUMBER, PLAYER, ZONE) or is_list(t)
+
+
+NONE_HINT = {
+    NUMBER: "write a number (0 if nothing is meant)",
+    PLAYER: "name a player: seat 1, the active player, you, or a name given by for each / chooses",
+    ZONE: "name a zone: p's deck, your discard, or a shared zone",
+    "list": "give a collection: players, cards in a zone, or a list [a, b]",
+}
+YOU_HINT = ("'you' is known inside a card's ability and inside 'each player in ... secretly chooses ...:'; "
+            "elsewhere name the player: seat 1, the active player, or p in 'for each p in players:'")

@@ -519,6 +519,7 @@ class StmtCompiler:
         ctx.sc.locals[s.name] = t[1] if is_list(t) else ANY
         kind = t[1] if is_list(t) else ANY
         lst, idx, picks = ctx.fresh("who"), ctx.fresh("i"), ctx.fresh("picks")
+        before = ctx.fresh("you")       # `you` before the statement: [player], or [] when there was none
         prompt, name, span = s.prompt or f"Secretly choose {s.name}", s.name, s.span
 
         def start(m, fr):
@@ -526,6 +527,7 @@ class StmtCompiler:
             env[lst] = list(players(m, env))
             env[idx] = 0
             env[picks] = []
+            env[before] = [env["$you"]] if "$you" in env else []
         ctx.code.emit(start, span)
         head = ctx.code.here()
         done = [0]
@@ -558,6 +560,11 @@ class StmtCompiler:
             env = fr[2]
             k = env[pair]
             if k >= len(env[lst]):
+                was = env.pop(before)           # the rest of the rule credits whoever was `you` before
+                if was:
+                    env["$you"] = was[0]
+                else:
+                    env.pop("$you", None)
                 fr[1] = end[0]
                 return
             env["$you"], env[name] = env[lst][k], env[picks][k]

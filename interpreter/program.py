@@ -198,8 +198,9 @@ class Program:
             sc = self.ability_scope(ab, type_name)
             proc = self.decls.procedures.get(ab.event)
             if proc is not None and ab.event not in self.decls.events:
-                # the procedure's parameters, typed as the game's own calls of it type them
-                types = next((t for (n, t) in self._proc_codes if n == ab.event), (ANY,) * len(proc.params))
+                # the procedure's parameters, typed as every call of it in the game types them (settled
+                # by the checker), not by whichever call happened to be compiled first
+                types = self.decls.param_types.get(ab.event, (ANY,) * len(proc.params))
                 sc.event_params = dict(zip(proc.params, types))
             else:
                 sc.event_params = self._event_params(ab.event)

@@ -6,17 +6,22 @@
 from __future__ import annotations
 
 from .. import ast as A
+from ..bounds import MAX_PLAYERS
 from ..diagnostics import DiagnosticSink
 from ..model import BUILTIN_EVENTS, Declarations
-from ..types import (ANY, CARD, CARD_PSEUDO_FIELDS, FLAG, NUMBER, PLAYER, TEXT, ZONE, Scope, Typer, compatible, elem,
-                     is_list, list_of, show, suggest)
+from ..types import (ANY, CARD, CARD_PSEUDO_FIELDS, FLAG, NONE, NUMBER, PLAYER, TEXT, ZONE, Scope, Typer,
+                     compatible, elem, is_list, list_of, show, suggest)
+
+MAX_SETTLE_ROUNDS = 10      # replacement parameter types feeding calls feeding types: bounded
 
 
 def event_params(d: Declarations, typer: Typer, name: str, procedures: bool = False) -> dict | None:
     """The parameters an ability on event `name` can name; with `procedures`, a procedure
-    counts as an event too (`instead of damage where p = you:`)."""
+    counts as an event too (`instead of damage where p = you:`), its parameters typed as the
+    game's calls of it type them (`Declarations.param_types`, settled by this pass)."""
     if procedures and name in d.procedures and name not in d.events:
-        return {p: ANY for p in d.procedures[name].params}
+        params = d.procedures[name].params
+        return dict(zip(params, d.param_types.get(name, (ANY,) * len(params))))
     if name in d.events:
         return {p.name: typer.type_of_ref(p.type, report=False) for p in d.events[name].params}
     if name in BUILTIN_EVENTS:
@@ -31,6 +36,8 @@ class BodyChecker:
         self.seen: set = set()
         self.typer = Typer(d, self._report)
         self.proc_calls: list[tuple[str, tuple]] = []
+        self.call_spans: dict[tuple, object] = {}        # (procedure, argument types) -> first call's span
+        self.replacements: list[tuple] = []             # `instead of <procedure>`: checked once types settle
 
     def _report(self, code, msg, span, hint) -> None:
         # a body checked once per call signature must not repeat the same error
@@ -51,14 +58,121 @@ class BodyChecker:
                 done.add((name, types))
                 if name in self.d.procedures:
                     proc = self.d.procedures[name]
-                    self.block(proc.body, Scope(dict(zip(proc.params, types))))
+                    self.block(proc.body, Scope(dict(zip(proc.params, types)), rule=("procedure", name)))
                 elif name in self.d.defines:
                     de = self.d.defines[name]
-                    self.typer.infer(de.expr, Scope(dict(zip(de.params, types))))
+                    self.typer.infer(de.expr, Scope(dict(zip(de.params, types)), rule=("define", name)))
 
+    # ------------------------------------------------------------------ procedure signatures
+    def settle_param_types(self) -> None:
+        """One type per procedure parameter, from every call of it in the game, whatever order
+        the rules are compiled in: an `instead of <procedure>` ability names the parameters of
+        every call it may replace. Its body calls procedures too, so repeat until nothing changes."""
+        checked = None
+        for _ in range(MAX_SETTLE_ROUNDS):
+            types = self._joined_param_types()
+            if types == checked:
+                break
+            self.d.param_types = checked = types
+            for ab, this_type, sc_base in self.replacements:
+                self._check_ability(ab, this_type, sc_base)
+            self.check_call_signatures()
+        for ab, _t, _sc in self.replacements:
+            self._report_conflicts(ab)
+
+    def _joined_param_types(self) -> dict:
+        out = {}
+        for name, proc in self.d.procedures.items():
+            seen: list[dict] = [{} for _ in proc.params]
+            for (n, types) in self.proc_calls:
+                if n == name and len(types) == len(proc.params):
+                    for i, t in enumerate(types):
+                        if _concrete(t):
+                            seen[i].setdefault(t, self.call_spans.get((n, types)))
+            out[name] = tuple(next(iter(s)) if len(s) == 1 else ANY for s in seen)
+        return out
+
+    def _report_conflicts(self, ab) -> None:
+        proc = self.d.procedures.get(ab.event)
+        if proc is None or ab.event in self.d.events:
+            return
+        for i, param in enumerate(proc.params):
+            seen: dict = {}
+            for (n, types) in self.proc_calls:
+                if n == ab.event and len(types) == len(proc.params) and _concrete(types[i]):
+                    seen.setdefault(types[i], self.call_spans.get((n, types)))
+            if len(seen) > 1:
+                (t1, s1), (t2, s2) = list(seen.items())[:2]
+                self._report("E0408", f"'instead of {ab.event}' cannot know what '{param}' is: {ab.event} is called "
+                             f"with {show(t1)} at line {s1.line} and with {show(t2)} at line {s2.line}", ab.span,
+                             f"give each kind its own procedure, e.g. {ab.event}_player and {ab.event}_card")
+
+    # ------------------------------------------------------------------ what procedures need of their callers
+    def check_needs(self) -> None:
+        """A procedure or define that reads `you` (or `opponents`, `your ...`) uses its caller's;
+        one that plays the game (`play setup`) runs only in a scenario. A call from where that
+        is not given is reported at the call, naming the rule and the line of the use."""
+        for need, code, what in (("you", "E0214", "no player is 'you' here"),
+                                 ("scenario", "E0413", "only a scenario may play the game")):
+            uses = {rule: use for (n, rule), use in self.typer.needs.items() if n == need}
+            calls = [(caller, callee, span) for caller, you, scenario, callee, span in self.typer.rule_calls
+                     if not (you if need == "you" else scenario)]
+            changed = True
+            while changed:                      # through procedures calling procedures
+                changed = False
+                for caller, callee, _span in calls:
+                    if caller is not None and callee in uses and caller not in uses:
+                        uses[caller] = uses[callee]
+                        changed = True
+            for caller, callee, span in calls:
+                if caller is None and callee in uses:
+                    word, at = uses[callee]
+                    self._report(code, f"{callee[0]} '{callee[1]}' uses '{word}' (line {at.line}), but {what}",
+                                 span, NEED_HINTS[need].format(name=callee[1]))
+
+    # ------------------------------------------------------------------ blocks and names
     def block(self, body, sc: Scope) -> None:
         for st in body:
             self.stmt(st, sc)
+
+    def nested(self, body, sc: Scope, span, **changes) -> Scope:
+        """Check a block inside a rule (opened by the statement at `span`): the names it gives
+        are not known after it."""
+        inner = sc.nested(span.line, **changes)
+        self.block(body, inner)
+        return inner
+
+    def bind(self, name: str, t, span, sc: Scope) -> None:
+        """`let`, `chooses` and `roll` give a name a value. Inside a block, a name from an
+        enclosing block is the same variable (one set of names per rule while running): its
+        new value must be of its kind, and its type stays known after the block."""
+        outer_param = sc.parent is not None and name not in sc.locals and name in sc.event_params
+        if name not in sc.outer and not outer_param:
+            sc.locals[name] = t
+            if sc.parent is not None:
+                sc.gone.setdefault(name, sc.block_line)
+            return
+        old = sc.locals[name] if not outer_param else sc.event_params[name]
+        if not compatible(old, t):
+            self._report("E0408", f"'{name}' is {show(old)} (given before this block); here it would become {show(t)}",
+                         span, f"give this value a new name, e.g. let {name}_2 be ...")
+            return
+        if outer_param or _concrete(old) or not _concrete(t):
+            return
+        scope = sc
+        while scope is not None and name in scope.locals:       # `let best be none` ... `let best be c`
+            scope.locals[name] = t
+            if name not in scope.outer:
+                break
+            scope = scope.parent
+
+    def bind_block_name(self, name: str, t, span, sc: Scope) -> None:
+        """The name a `for each` or a secret choice gives to each item, in its body only. A name
+        already in use would be overwritten while running, so it is refused."""
+        if name in sc.locals or name in sc.event_params:
+            self._report("E0215", f"'{name}' already names a value here", span,
+                         f"choose another name for each item, e.g. 'for each {name}_2 in ...'")
+        sc.gone.setdefault(name, span.line)
 
     def stmt(self, s, sc: Scope) -> None:
         getattr(self, "s_" + type(s).__name__)(s, sc)
@@ -136,7 +250,7 @@ class BodyChecker:
     s_SubtractStmt = s_AddStmt
 
     def s_LetStmt(self, s, sc):
-        sc.locals[s.name] = self.expr(s.value, sc)
+        self.bind(s.name, self.expr(s.value, sc), s.span, sc)
 
     def s_ChooseStmt(self, s, sc):
         self.expr(s.player, sc, PLAYER)
@@ -144,7 +258,7 @@ class BodyChecker:
         if not is_list(t) and t != ANY:
             self.sink.error("E0404", f"a choice is made from a collection, but this is {show(t)}", s.options.span,
                             "e.g. cards in p's hand, or Faction where it is not in taken")
-        sc.locals[s.name] = elem(t)
+        self.bind(s.name, elem(t), s.span, sc)
 
     def s_AnnounceStmt(self, s, sc):
         ev = self.d.events.get(s.event)
@@ -162,7 +276,9 @@ class BodyChecker:
 
     def s_EliminateStmt(self, s, sc):
         t = self.expr(s.player, sc)
-        if not (compatible(t, PLAYER) or compatible(t, list_of(PLAYER))):
+        if t == NONE:
+            self.typer.none_here(s.player, PLAYER)
+        elif not (compatible(t, PLAYER) or compatible(t, list_of(PLAYER))):
             self.sink.error("E0408", f"expected a player or players here, but this is {show(t)}", s.player.span, None)
 
     def s_WinStmt(self, s, sc):
@@ -179,7 +295,10 @@ class BodyChecker:
     def s_CallStmt(self, s, sc):
         p = self.d.procedures.get(s.name)
         if p is not None and len(p.params) == len(s.args):
-            self.proc_calls.append((s.name, tuple(self.typer.infer_quiet(a, sc) for a in s.args)))
+            call = (s.name, tuple(self.typer.infer_quiet(a, sc) for a in s.args))
+            self.proc_calls.append(call)
+            self.call_spans.setdefault(call, s.span)
+            self.typer.note_call(sc, ("procedure", s.name), s.span)
         if p is None:
             hint = (f"'{s.name}' is a value (define), not a procedure" if s.name in self.d.defines
                     else suggest(s.name, self.d.procedures) or f"declare it with: procedure {s.name}(...):")
@@ -194,7 +313,7 @@ class BodyChecker:
         self.expr(s.count, sc, NUMBER)
         if s.die not in self.d.dice:
             self.sink.error("E0212", f"unknown die '{s.die}'", s.span, suggest(s.die, self.d.dice))
-        sc.locals[s.name] = list_of(list_of(TEXT))
+        self.bind(s.name, list_of(list_of(TEXT)), s.span, sc)
 
     def s_CounterStmt(self, s, sc):
         self.expr(s.target, sc)
@@ -215,58 +334,82 @@ class BodyChecker:
         pass
 
     def s_PlayStmt(self, s, sc):
+        # a scenario runs the game's own setup and round: only a scenario may (setup playing setup,
+        # or a round playing a round, would never end); a procedure may, if only scenarios call it
+        what = {"setup": "play setup", "rounds": f"play {s.count} round" + ("s" if s.count != 1 else ""),
+                "until": "play until ...", "end": "play to the end"}[s.kind]
+        self.typer.need("scenario", what, s.span, sc, "E0413", f"'{what}' is only meaningful in a scenario",
+                        "a scenario plays the game's own setup and rounds; a rule calls the rules it "
+                        "runs (a procedure) instead")
+        if s.kind != "setup" and not self.d.rounds:
+            self._report("E0413", f"'{what}': this game has no round to play", s.span,
+                         'declare one with: round "Name":')
         if s.cond is not None:
             self.expr(s.cond, sc, FLAG)
 
+    # Every block has its own names: a `let` inside an if's branch or a loop's body may not have
+    # run (a false condition, an empty collection, a skipped step), so its name is not known after.
     def s_IfStmt(self, s, sc):
         for cond, body in s.branches:
             self.expr(cond, sc, FLAG)
-            self.block(body, sc)
+            self.nested(body, sc, s.span)
         if s.else_body:
-            self.block(s.else_body, sc)
+            self.nested(s.else_body, sc, s.span)
 
     def s_ForStmt(self, s, sc):
         t = self.expr(s.coll, sc)
         if not is_list(t) and t != ANY:
             self.sink.error("E0404", f"'for each' needs a collection, but this is {show(t)}", s.coll.span, None)
-        sc.locals[s.name] = elem(t)
+        self.bind_block_name(s.name, elem(t), s.span, sc)
+        inner = sc.nested(s.span.line, loop_depth=sc.loop_depth + 1)
+        inner.locals[s.name] = elem(t)
         if s.cond is not None:
-            self.expr(s.cond, sc, FLAG)
-        self.block(s.body, sc.child(loop_depth=sc.loop_depth + 1, locals=sc.locals))
+            self.expr(s.cond, inner, FLAG)
+        self.block(s.body, inner)
 
     def s_RepeatStmt(self, s, sc):
-        self.block(s.body, sc.child(loop_depth=sc.loop_depth + 1, locals=sc.locals))
+        self.nested(s.body, sc, s.span, loop_depth=sc.loop_depth + 1)
 
     def s_WhileStmt(self, s, sc):
         self.expr(s.cond, sc, FLAG)
-        self.block(s.body, sc.child(loop_depth=sc.loop_depth + 1, locals=sc.locals))
+        self.nested(s.body, sc, s.span, loop_depth=sc.loop_depth + 1)
 
     def s_TimesStmt(self, s, sc):
         self.expr(s.count, sc, NUMBER)
-        self.block(s.body, sc.child(loop_depth=sc.loop_depth + 1, locals=sc.locals))
+        self.nested(s.body, sc, s.span, loop_depth=sc.loop_depth + 1)
 
     def s_StepStmt(self, s, sc):
-        self.block(s.body, sc)
+        self.nested(s.body, sc, s.span)
 
     def s_TurnStmt(self, s, sc):
         self.expr(s.player, sc, PLAYER)
-        self.block(s.body, sc)
+        self.nested(s.body, sc, s.span)
 
     def s_MayStmt(self, s, sc):
         self.expr(s.player, sc, PLAYER)
-        self.block(s.body, sc)
+        self.nested(s.body, sc, s.span)
 
     def s_TakeActionsStmt(self, s, sc):
         self.expr(s.player, sc, PLAYER)
 
     def s_SecretStmt(self, s, sc):
+        # each player in turn is `you` while choosing (the options are theirs) and in the body;
+        # after the statement `you` is again what it was before
         self.expr(s.players, sc, list_of(PLAYER))
-        t = self.expr(s.options, sc)
-        sc.locals[s.name] = elem(t)
-        self.block(s.body, sc)
+        t = self.expr(s.options, sc.child(you=True))
+        self.bind_block_name(s.name, elem(t), s.span, sc)
+        inner = sc.nested(s.span.line, you=True)
+        inner.locals[s.name] = elem(t)
+        self.block(s.body, inner)
 
     # ------------------------------------------------------------------ abilities
     def ability(self, ab, this_type: str | None, sc_base: Scope) -> None:
+        if isinstance(ab, A.Replacement) and ab.event in self.d.procedures and ab.event not in self.d.events:
+            self.replacements.append((ab, this_type, sc_base))     # once the procedure's types are known
+            return
+        self._check_ability(ab, this_type, sc_base)
+
+    def _check_ability(self, ab, this_type: str | None, sc_base: Scope) -> None:
         sc = sc_base.child(this_type=this_type, in_ability=True)
         if isinstance(ab, (A.Triggered, A.Replacement)):
             params = event_params(self.d, self.typer, ab.event, procedures=isinstance(ab, A.Replacement))
@@ -300,12 +443,24 @@ class BodyChecker:
                 self.expr(ab.cond, sc, FLAG)
 
 
+NEED_HINTS = {
+    "you": ("give {name} the player as a parameter, or call it from a card's ability "
+            "or inside 'each player in ... secretly chooses ...:'"),
+    "scenario": "call {name} from a scenario only; a rule of the game runs its own steps instead",
+}
+
+
+def _concrete(t) -> bool:
+    """A type that says what a value is (not 'a value', not none, not a list of those)."""
+    return t not in (ANY, NONE) and (not is_list(t) or _concrete(t[1]))
+
+
 def bodies(d: Declarations, sink: DiagnosticSink) -> None:
     bc = BodyChecker(d, sink)
-    for de in d.defines.values():
-        bc.expr(de.expr, Scope({p: ANY for p in de.params}))
-    for pr in d.procedures.values():
-        bc.block(pr.body, Scope({p: ANY for p in pr.params}))
+    for name, de in d.defines.items():
+        bc.expr(de.expr, Scope({p: ANY for p in de.params}, rule=("define", name)))
+    for name, pr in d.procedures.items():
+        bc.block(pr.body, Scope({p: ANY for p in pr.params}, rule=("procedure", name)))
     if d.setup:
         bc.block(d.setup.body, Scope())
     for r in d.rounds:
@@ -329,10 +484,36 @@ def bodies(d: Declarations, sink: DiagnosticSink) -> None:
         for key in d.trigger_order.keys:
             if key.expr is not None:
                 bc.expr(key.expr, Scope(it_type=CARD, in_ability=True), NUMBER)
-    for sc_decl in d.scenarios:
-        bc.block(sc_decl.body, Scope())
-    bc.check_call_signatures()
+    scenarios(d, bc)
     for w in d.windows:
         for ev in w.after:
             if ev not in d.events and ev not in BUILTIN_EVENTS:
                 bc.sink.error("E0210", f"unknown event '{ev}'", w.span, suggest(ev, list(d.events) + list(BUILTIN_EVENTS)))
+        if w.order is not None:         # `players answer in <players>`: who answers, in order
+            t = bc.typer.infer(w.order, Scope())
+            if t == NONE:
+                bc.typer.none_here(w.order, list_of(PLAYER))
+            elif not compatible(t, list_of(PLAYER)):
+                bc.sink.error("E0408", f"the players who answer are a list of players, but this is {show(t)}",
+                              w.order.span, "e.g. players answer in clockwise_from(the active player)")
+    bc.check_call_signatures()
+    bc.settle_param_types()
+    bc.check_needs()
+
+
+def scenarios(d: Declarations, bc: BodyChecker) -> None:
+    """Scenario bodies, with `play ...` allowed; each scenario's name once, its players the game's."""
+    first: dict = {}
+    for sc_decl in d.scenarios:
+        bc.block(sc_decl.body, Scope(in_scenario=True))
+        if sc_decl.name in first:
+            bc.sink.error("E0102", f"scenario \"{sc_decl.name}\" is declared twice", sc_decl.span,
+                          f"give each scenario its own name; the first is at line {first[sc_decl.name].line}")
+        first.setdefault(sc_decl.name, sc_decl.span)
+        g = d.game
+        if (sc_decl.players is not None and g is not None and sc_decl.players <= MAX_PLAYERS   # more: E0110
+                and not g.min_players <= sc_decl.players <= g.max_players):
+            bc.sink.error("E0701", f"{g.title} is for {g.min_players} to {g.max_players} players, "
+                          f"not {sc_decl.players}", sc_decl.span,
+                          f"write 'with {g.min_players} players'" + (f" (up to {g.max_players})"
+                                                                     if g.max_players > g.min_players else ""))
