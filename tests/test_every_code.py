@@ -159,6 +159,9 @@ CASES: tuple[Case, ...] = (
     Case("E0212", 4, checked(HEAD + "setup:\n    roll 3 White dice as r\n")),
     Case("E0213", 8, checked(HEAD + 'zone box: shared\ncard type Unit:\n    power: number\n'
                                      'card "A": Unit in box\n    power = 1\n    keyword Farsigt(2)\n')),
+    Case("E0214", 6, checked(HEAD + "player has:\n    score: number = 0\nsetup:\n    add 1 to your score\n")),
+    Case("E0215", 4, checked(HEAD + 'procedure heal(p):\n    for each p in players:\n        say "x"\n'
+                                     "setup:\n    heal(seat 1)\n")),
     # --- arity ---
     Case("E0301", 6, checked(HEAD + 'procedure deal(p):\n    say "x"\nsetup:\n    deal()\n')),
     Case("E0302", 3, checked(HEAD + "as soon as count(players, players) = 0:\n    the game is a draw\n")),
@@ -178,6 +181,8 @@ CASES: tuple[Case, ...] = (
     Case("E0410", 5, checked(HEAD + "setup:\n    let x be 1\n    set x to 2\n")),
     Case("E0411", 4, checked(HEAD + "setup:\n    stop\n")),
     Case("E0412", 4, checked(HEAD + "setup:\n    seat 0 wins\n")),
+    Case("E0413", 4, checked(HEAD + "setup:\n    play setup\n")),
+    Case("E0414", 4, checked(HEAD + "setup:\n    none wins\n")),
     # --- card values (dsl/checks/cards.py) ---
     Case("E0501", 8, checked(_table("| name | power |", '| "A" | many |'))),
     Case("E0502", 8, checked(_table("| name | power |", '| "A" | 0 |', field="power: number, at least 1"))),
