@@ -10,7 +10,8 @@
 
 Exit codes: 0 done; 1 the input has errors (diagnostics are printed, never a traceback);
 2 a game ran past its step bound, or the command line is malformed; 3 an internal error
-(``--debug`` shows its traceback); 130 interrupted.
+(``--debug`` shows its traceback); 130 interrupted (143 by SIGTERM). ``simulate``: 3 when a
+game crashed, 1 when no game finished normally, 130/143 after printing what was played.
 """
 from __future__ import annotations
 
@@ -109,6 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sim.add_argument("--force-jobs", action="store_true",
+                     help="start as many workers as --jobs says, even more than the cores allow")
     sim.set_defaults(run=cmd_simulate)
 
     test = commands.add_parser("test", help="run the scenarios (rules tests written in the language)")
@@ -326,19 +329,52 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if players is None:
         players = load_game(args.file).min_players
     return _simulate(args.file, args.games, players, args.jobs, args.seed,
-                     as_json=args.json, progress=not args.no_progress)
+                     as_json=args.json, progress=not args.no_progress,
+                     force_jobs=args.force_jobs, max_steps=getattr(args, "max_steps", None))
 
 
 def _simulate(path: str, games: int, players: int, jobs: int, seed: int, *,
-              as_json: bool, progress: bool) -> int:
-    from .simulate import simulate
+              as_json: bool, progress: bool, force_jobs: bool = False,
+              max_steps: int | None = None) -> int:
+    """Run the simulation and print its summary; the exit status says how it went.
 
-    stats = simulate(path, games, players, jobs, seed, progress=progress and _is_terminal(sys.stderr))
+    130 (143) when ^C (SIGTERM) stopped it, after the summary of the games finished so far;
+    3 when a game crashed; 1 when no game finished normally (all aborted); else 0.
+    """
+    import signal
+    import threading
+
+    from .simulate import SimulationInterrupted, plan_jobs, simulate
+
+    jobs, note = plan_jobs(jobs, force_jobs)
+    if note:
+        print(f"cardsmith: {note}", file=sys.stderr)
+    try:
+        stats = simulate(path, games, players, jobs, seed, progress=progress and _is_terminal(sys.stderr),
+                         max_steps=max_steps, force_jobs=force_jobs)
+        status = EXIT_OK
+    except SimulationInterrupted as stop:
+        # the workers are dead, nothing is left to clean up: a second ^C ends the process at
+        # once, even while the summary is printed or Python shuts down (no hang, no traceback)
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+        stats = stop.summary
+        status = 128 + stop.signum
+        print(f"\ncardsmith: interrupted ({stats['stopped_by']}) after {stats['games']} of "
+              f"{stats['games_requested']} games; the summary counts those", file=sys.stderr)
     if as_json:
         print(json.dumps(stats, indent=2, ensure_ascii=False))
     else:
         render_summary(stats, _console(sys.stdout))
-    return EXIT_INTERNAL if stats["crashed"] else EXIT_OK
+    if status != EXIT_OK:
+        return status
+    if stats["crashed"]:
+        return EXIT_INTERNAL
+    if not stats["finished"]:
+        print(f"cardsmith: no game finished normally ({stats['aborted']} aborted, "
+              f"{stats['crashed']} crashed)", file=sys.stderr)
+        return EXIT_ERRORS
+    return EXIT_OK
 
 
 def render_summary(stats: dict, console) -> None:
@@ -346,8 +382,11 @@ def render_summary(stats: dict, console) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    last = stats["seed"] + stats["games"] - 1
-    console.print(f"[bold]{escape(stats['title'])}[/bold]: {stats['games']} games, "
+    asked = stats.get("games_requested", stats["games"])
+    last = stats["seed"] + asked - 1
+    played = f"{stats['games']} of {asked} games (interrupted)" if stats.get("interrupted") \
+        else f"{stats['games']} games"
+    console.print(f"[bold]{escape(stats['title'])}[/bold]: {played}, "
                   f"{stats['players']} players, seeds {stats['seed']} to {last}")
 
     even = f"an even share is {_pct(1 / stats['players'])}" if stats["players"] else ""
@@ -384,14 +423,31 @@ def render_summary(stats: dict, console) -> None:
         console.print(f"  aborted, seed {example['seed']}: {escape(example['error'])}")
     for example in stats.get("crash_examples", [])[:3]:
         console.print(f"  [red]crashed[/red], seed {example['seed']}: {escape(example['error'])}")
+    if len(stats.get("crashed_seeds", ())) > 3:
+        console.print(f"  crashed seeds: {_seeds(stats['crashed_seeds'])}")
     if stats.get("crash_examples"):
         seed = stats["crash_examples"][0]["seed"]
         console.print(f"  replay: cardsmith --debug play {escape(stats['file'])} "
                       f"--players {stats['players']} --seed {seed}")
+    if stats["games"] and not stats["finished"]:
+        console.print(f"[bold red]No game finished normally[/bold red]: {stats['aborted']} aborted, "
+                      f"{stats['crashed']} crashed")
+    if stats.get("workers_lost"):
+        lost = stats["workers_lost"]
+        console.print(f"{lost} worker process{'es' * (lost != 1)} died during the run: the game "
+                      f"{'each' if lost != 1 else 'it'} was playing counts as crashed")
     rate = stats.get("games_per_second")
     speed = f"{rate:,.1f} games/s" if rate else "n/a"
     console.print(f"{stats['games']} games in {stats['elapsed_seconds']:.2f} s: {speed} "
                   f"on {stats['jobs']} worker{'s' * (stats['jobs'] != 1)}")
+    if stats.get("interrupted"):
+        console.print(f"[bold]Interrupted[/bold] ({stats.get('stopped_by') or 'SIGINT'}) after "
+                      f"{stats['games']} of {asked} games: the figures above count those only")
+
+
+def _seeds(seeds: list[int], most: int = 20) -> str:
+    shown = ", ".join(str(s) for s in seeds[:most])
+    return shown + (f" and {len(seeds) - most} more" if len(seeds) > most else "")
 
 
 def _pct(value: float | None) -> str:

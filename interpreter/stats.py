@@ -85,7 +85,8 @@ def rate(successes: int, trials: int) -> dict:
 def summarize_games(records: Sequence[dict], players: int) -> dict:
     """The statistics of a simulation from one record per game.
 
-    A record is ``{"seed", "status": "finished" | "aborted" | "crashed", ...}``; a
+    A record is ``{"seed", "status": "finished" | "aborted" | "crashed", ...}`` (aborted
+    and crashed ones carry an ``error`` line; their seeds are all listed); a
     finished one also has ``winners`` (seats), ``draw``, ``rounds``, ``steps`` and
     ``groupings`` (seat -> {attribute: value}). Win rates count finished games only:
     a seat's wins over the finished games, a grouping value's wins over the seats
@@ -128,8 +129,10 @@ def summarize_games(records: Sequence[dict], players: int) -> dict:
         "draws": rate(draws, len(finished)),
         "aborted": len(aborted),
         "aborted_examples": [_example(r) for r in aborted[:5]],
+        "aborted_seeds": [r["seed"] for r in aborted],      # every one, to replay with `play --seed`
         "crashed": len(crashed),
         "crash_examples": [_example(r) for r in crashed[:5]],
+        "crashed_seeds": [r["seed"] for r in crashed],
         "rounds": describe(r["rounds"] for r in finished),
         "steps": describe(r["steps"] for r in finished),
     }
