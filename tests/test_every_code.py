@@ -23,13 +23,14 @@ from pathlib import Path
 import pytest
 
 from cardsmith.dsl import loader, syntax_errors
-from cardsmith.dsl.bounds import MAX_FILE_BYTES, MAX_INCLUDE_DEPTH
+from cardsmith.dsl.bounds import (MAX_CARD_COPIES, MAX_CARDS, MAX_FILE_BYTES,
+                                  MAX_INCLUDE_DEPTH, MAX_INCLUDED_FILES, MAX_NUMBER, MAX_PLAYERS, MAX_STRING_LENGTH,
+                                  MAX_TOTAL_BYTES)
 from cardsmith.dsl.diagnostics import CardsmithError, Diagnostic
 from cardsmith.dsl.loader import check_file, check_source, load_text
 from cardsmith.dsl.render import render_diagnostic
 from cardsmith.dsl.source import Source
 from cardsmith.interpreter.engine import Engine
-from cardsmith.interpreter.errors import GameAborted
 from cardsmith.interpreter.machine import Machine
 from cardsmith.interpreter.play import run_game
 
@@ -96,6 +97,12 @@ def patched(owner: object, name: str, trigger: Trigger) -> Trigger:
     return run
 
 
+def _chips(visibility: str, name: str) -> str:
+    """Lines 3-8: a zone `box` and 400 copies of one card named `name` in it."""
+    return (f"zone box: shared, {visibility}\ncard type C:\n    v: number = 0\ncards C in box:\n"
+            f'    | name | copies |\n    | "{name}" | 400 |\n')
+
+
 def _include_chain(levels: int) -> dict[str, str]:
     """level0.cards (the game) imports level1.cards, which imports level2.cards, and so on."""
     files = {f"level{i}.cards": f'import "level{i + 1}.cards"\n' for i in range(levels)}
@@ -107,6 +114,17 @@ def _include_chain(levels: int) -> dict[str, str]:
 def _table(header: str, row: str, field: str = "power: number", zone: str = "zone box: shared") -> str:
     """HEAD, a card type Unit with one field, a zone and a one-row card table (the row is line 8)."""
     return HEAD + f"card type Unit:\n    {field}\n{zone}\ncards Unit in box:\n    {header}\n    {row}\n"
+
+
+LONGEST = "x" * MAX_STRING_LENGTH       # the longest text a file may hold
+# MAX_CARDS cards in full copies (rows from line 8), then one card more: on line TOO_MANY_AT
+TOO_MANY_AT = 8 + MAX_CARDS // MAX_CARD_COPIES
+_FULL_ROWS = "".join(f'    | "C{i}" | 1 | {MAX_CARD_COPIES} |\n' for i in range(MAX_CARDS // MAX_CARD_COPIES))
+TOO_MANY_CARDS = (HEAD + "card type Unit:\n    power: number\nzone box: shared\ncards Unit in box:\n"
+                  "    | name | power | copies |\n" + _FULL_ROWS + '    | "Last" | 1 | 1 |\n')
+# files of this size: four fit in MAX_TOTAL_BYTES (with the game's own file), five do not
+_QUARTER = "#" * (MAX_TOTAL_BYTES // 4 - 100_000) + "\n"
+assert len(_QUARTER) <= MAX_FILE_BYTES
 
 
 # ---------------------------------------------------------------- the table
@@ -143,6 +161,9 @@ CASES: tuple[Case, ...] = (
     Case("E0105", 1, checked("enum Side: up, down\n")),
     Case("E0106", 5, checked(HEAD + 'round "A":\n    say "a"\nround "B":\n    say "b"\n')),
     Case("E0107", 4, checked(HEAD + "keyword Farsight(x: number):\n    range: number\n")),
+    Case("E0108", 4, checked(HEAD + f"game has:\n    n: number = {MAX_NUMBER + 1}\n")),
+    Case("E0109", 4, checked(HEAD + f'setup:\n    say "{LONGEST}x"\n')),
+    Case("E0110", 2, checked(f'game "T":\n    players: 2 to {MAX_PLAYERS + 1}\n')),
     # --- names (dsl/types.py, dsl/checks/) ---
     Case("E0201", 4, checked(HEAD + 'setup:\n    for each p in playerz:\n        say "hi"\n')),
     Case("E0202", 3, checked(HEAD + "as soon as frist(players) = none:\n    the game is a draw\n")),
@@ -194,6 +215,8 @@ CASES: tuple[Case, ...] = (
     Case("E0506", 8, checked(_table("| name | power |", '| "A" |'))),
     # an empty cell (none) is no value; a missing column would give the field's default (0)
     Case("E0507", 8, checked(_table("| name | power |", '| "A" | none |'))),
+    Case("E0508", 8, checked(_table("| name | power | copies |", f'| "A" | 1 | {MAX_CARD_COPIES + 1} |'))),
+    Case("E0509", TOO_MANY_AT, checked(TOO_MANY_CARDS)),
     # --- running a game (interpreter/) ---
     Case("E0701", 1, lambda tmp_path, monkeypatch: _start(HEAD, players=3)),
     # every instruction the game runs is the call on line 4, so the bound lands there
@@ -203,6 +226,16 @@ CASES: tuple[Case, ...] = (
     Case("E0803", 7, played(HEAD + "game has:\n    n: number = 0\ndefine f(x) as f(x) + 1\nsetup:\n"
                                     "    set n to f(1)\n")),
     Case("E0804", 4, patched(Machine, "say", played(HEAD + 'setup:\n    say "hello"\n'))),
+    # the bounds of a running game (dsl/bounds.py); tests/test_runtime_bounds.py has more of each
+    Case("E0805", 5, played(HEAD + "die D: [one]\nsetup:\n    roll 100000000 D dice as r\n")),
+    Case("E0806", 6, played(HEAD + "setup:\n    let x be 2\n    repeat 40 times:\n        let x be x * x\n")),
+    # 400 copies of a 400-card zone: 160,000 items
+    Case("E0807", 10, played(HEAD + _chips("hidden", "C") + "setup:\n"
+                                     "    let heap be cards in box for each c in cards in box\n")),
+    # one log line naming 400 cards of 500 characters
+    Case("E0808", 11, played(HEAD + _chips("public", "C" * 500) + "event heap(cards: list of card)\n"
+                                     "setup:\n    announce heap(cards in box)\n")),
+    Case("E0809", 5, played(HEAD + 'setup:\n    repeat:\n        say "' + "z" * 9000 + '"\n')),
     # --- files (dsl/loader.py) ---
     Case("E0900", 1, patched(loader, "bodies", checked(HEAD + 'setup:\n    say "hello"\n'))),
     Case("E0901", 1, on_disk({GAME: 'import "missing.cards"\n' + HEAD})),
@@ -216,6 +249,17 @@ CASES: tuple[Case, ...] = (
                               "outside.cards": "enum Side: up, down\n"}, main="game/" + GAME)),
     # the deep expression is on line 1, where the guard points (it cannot tell which line)
     Case("E0906", 1, checked("define f() as " + "(" * 5000 + "1" + ")" * 5000 + "\n" + HEAD)),
+    # the name is refused before anything is read
+    Case("E0907", 1, on_disk({GAME: 'import "secrets.env"\n' + HEAD, "secrets.env": "KEY=1\n"})),
+    Case("E0908", 1, on_disk({GAME: 'import "folder.cards"\n' + HEAD, "folder.cards/x.cards": "enum A: b\n"})),
+    Case("E0909", 1, on_disk({GAME: 'import "lib.cards"\n' + HEAD, "lib.cards": 'import "game.cards"\n'}),
+         file="lib.cards"),
+    # the game's own file counts: the last of these imports is one file too many
+    Case("E0910", MAX_INCLUDED_FILES, on_disk({
+        GAME: "".join(f'import "f{i}.cards"\n' for i in range(MAX_INCLUDED_FILES)) + HEAD,
+        **{f"f{i}.cards": f"enum E{i}: a{i}\n" for i in range(MAX_INCLUDED_FILES)}})),
+    Case("E0911", 5, on_disk({GAME: "".join(f'import "big{i}.cards"\n' for i in range(5)) + HEAD,
+                              **{f"big{i}.cards": _QUARTER for i in range(5)}})),
 )
 
 
