@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 
 from .diagnostics import Diagnostic
+from .terminal import for_terminal
 
 TAB_WIDTH = 4       # the indenter's tab_len, so tabs look the way the parser counted them
 
@@ -27,9 +28,10 @@ def render_diagnostic(d: Diagnostic, sources: Mapping[str, object], color: bool 
     paint = _painter(color)
     tone = _SEVERITY.get(d.severity, _BOLD)
     span = d.span
-    where = f"{span.path}:{span.line}:{span.column}" if span.line >= 1 else span.path
+    # a message, hint or note may quote a name from the file: it reaches the terminal sanitised
+    where = for_terminal(f"{span.path}:{span.line}:{span.column}" if span.line >= 1 else span.path)
     out = [f"{paint(_BOLD, where + ':')} {paint(tone, f'{d.severity}[{d.code}]')}: "
-           f"{paint(_BOLD, d.message)}"]
+           f"{paint(_BOLD, for_terminal(d.message))}"]
 
     line = _source_line(sources.get(span.path), span.line)
     number = str(span.line)
@@ -42,9 +44,9 @@ def render_diagnostic(d: Diagnostic, sources: Mapping[str, object], color: bool 
         out.append(f"{paint(_GUTTER, f' {number} |')}{' ' + text if text else ''}")
         out.append(f"{paint(_GUTTER, f' {pad} |')} {' ' * start}{paint(tone, carets)}")
     if d.hint:
-        out.append(f"{paint(_GUTTER, f' {pad} =')} {paint(_BOLD, 'hint')}: {d.hint}")
+        out.append(f"{paint(_GUTTER, f' {pad} =')} {paint(_BOLD, 'hint')}: {for_terminal(d.hint)}")
     for note in d.notes:
-        out.append(f"{paint(_GUTTER, f' {pad} =')} {paint(_BOLD, 'note')}: {note}")
+        out.append(f"{paint(_GUTTER, f' {pad} =')} {paint(_BOLD, 'note')}: {for_terminal(note)}")
     return "\n".join(out)
 
 
@@ -66,7 +68,7 @@ def summary(diags: Iterable[Diagnostic]) -> str:
     counts = [f"{n} {word}{'s' * (n != 1)}" for n, word in ((errors, "error"), (warnings, "warning"))
               if n or (word == "error" and not warnings)]
     paths = sorted({d.span.path for d in diags})
-    place = f" in {paths[0]}" if len(paths) == 1 else f" in {len(paths)} files" if paths else ""
+    place = f" in {for_terminal(paths[0])}" if len(paths) == 1 else f" in {len(paths)} files" if paths else ""
     return ", ".join(counts) + place
 
 
@@ -91,8 +93,7 @@ def _display(text: str) -> str:
             out.append(" " * spaces)
             column += spaces
             continue
-        if not char.isprintable() and char != " ":
-            char = "\N{REPLACEMENT CHARACTER}"
+        char = for_terminal(char)       # the one sanitiser; it keeps one column per character
         out.append(char)
         column += _char_width(char)
     return "".join(out)

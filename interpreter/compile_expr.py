@@ -11,11 +11,43 @@ from __future__ import annotations
 import operator
 
 from cardsmith.dsl import ast as A
+from cardsmith.dsl.bounds import MAX_COLLECTION, MAX_RUNTIME_NUMBER
 from cardsmith.dsl.types import ANY, CARD, PLAYER, ZONE, Scope, Typer, is_list, list_of
 
 from .errors import RuleError
 
 _MISSING = object()
+_BIG = MAX_RUNTIME_NUMBER
+
+
+def too_large(number, span) -> RuleError:
+    """A number computed while playing past MAX_RUNTIME_NUMBER: without the bound, `let x be
+    x * x` in a loop would build integers of millions of digits and hang the machine."""
+    from .machine import too_large as error      # one message for the machine and the compiler
+    return error(number, span)
+
+
+def too_many(span) -> RuleError:
+    return RuleError(f"a list computed while playing holds more than {MAX_COLLECTION:,} items "
+                     "(the bound MAX_COLLECTION)", span,
+                     "a rule builds a list of lists, or a long list of copies: build a smaller one",
+                     code="E0807")
+
+
+def _items(value) -> int:
+    """How many items a value holds, counting into lists of lists (a card or a number is one)."""
+    if value.__class__ is not list:
+        return 1
+    total = len(value)
+    for x in value:
+        if x.__class__ is list:
+            total += _items(x) - 1
+    return total
+
+
+def _may_hold_lists(t) -> bool:
+    """Whether values of static type `t` may be lists (whose items then count too)."""
+    return is_list(t) or t == ANY
 
 
 def _with_it(env, key, value, fn, m):
@@ -126,8 +158,14 @@ class ExprCompiler:
             a = args[0]
             return lambda m, env: len(a(m, env))
         if name == "sum":
-            a = args[0]
-            return lambda m, env: sum(x for x in a(m, env) if x is not None)
+            a, span = args[0], e.span
+
+            def total(m, env):
+                s = sum(x for x in a(m, env) if x is not None)
+                if -_BIG <= s <= _BIG:
+                    return s
+                raise too_large(s, span)
+            return total
         if name == "highest":
             a = args[0]
 
@@ -375,7 +413,16 @@ class ExprCompiler:
 
     def x_ListExpr(self, e, sc):
         items = [self.compile(i, sc) for i in e.items]
-        return lambda m, env: [i(m, env) for i in items]
+        if not any(_may_hold_lists(self.type_of(i, sc)) for i in e.items):
+            return lambda m, env: [i(m, env) for i in items]     # as long as the file wrote it
+        span = e.span
+
+        def list_of_lists(m, env):      # `[cards in box, cards in box, ...]`: its items count
+            out = [i(m, env) for i in items]
+            if _items(out) > MAX_COLLECTION:
+                raise too_many(span)
+            return out
+        return list_of_lists
 
     # ------------------------------------------------------------------ collections
     def x_WhereExpr(self, e, sc):
@@ -405,14 +452,22 @@ class ExprCompiler:
         fn = self.compile(e.expr, inner)
         cond = self.compile(e.cond, inner) if e.cond is not None else None
         name = e.name
+        nested = _may_hold_lists(self.type_of(e.expr, inner))
+        span = e.span
 
         def mapped(m, env):
             saved = env.get(name, _MISSING)
             out = []
+            held = 0            # items of the lists it holds so far, when it holds lists
             for x in coll(m, env):
                 env[name] = x
                 if cond is None or cond(m, env):
-                    out.append(fn(m, env))
+                    v = fn(m, env)
+                    out.append(v)
+                    if nested:  # `[cards in box for each c in cards in box]` would copy a deck per card
+                        held += _items(v)
+                        if held > MAX_COLLECTION:
+                            raise too_many(span)
             if saved is _MISSING:
                 env.pop(name, None)
             else:
@@ -520,26 +575,36 @@ class ExprCompiler:
 
         def none_error():
             return RuleError("arithmetic met 'none' where it needs a number", span)
+        # every result is checked against MAX_RUNTIME_NUMBER (one chained comparison)
         if op == "+":
             def add(m, env):
                 x, y = a(m, env), b(m, env)
                 if x is None or y is None:
                     raise none_error()
-                return x + y
+                r = x + y
+                if -_BIG <= r <= _BIG:
+                    return r
+                raise too_large(r, span)
             return add
         if op == "-":
             def sub(m, env):
                 x, y = a(m, env), b(m, env)
                 if x is None or y is None:
                     raise none_error()
-                return x - y
+                r = x - y
+                if -_BIG <= r <= _BIG:
+                    return r
+                raise too_large(r, span)
             return sub
         if op == "*":
             def mul(m, env):
                 x, y = a(m, env), b(m, env)
                 if x is None or y is None:
                     raise none_error()
-                return x * y
+                r = x * y
+                if -_BIG <= r <= _BIG:
+                    return r
+                raise too_large(r, span)
             return mul
 
         def div(m, env):

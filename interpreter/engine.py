@@ -19,6 +19,7 @@ from .log import EventLog
 from .machine import DEFAULT_MAX_STEPS, Machine
 from .program import program_for
 from .state import GameState
+from .visibility import card_seers, sees
 
 SAVE_FORMAT = "cardsmith-save/1"
 
@@ -92,6 +93,11 @@ class Engine:
             self.m.run()
         except GameAborted as err:
             err.sources = self.game.sources
+            d = err.diagnostics[0]
+            if self._log.on:        # the log ends with why the game stopped
+                self._log.emit(self.m, "aborted", d.span, {"code": d.code}, f"the game is aborted: {d.message}",
+                               bounded=False)
+            err.event_log = self._log       # for a caller that never got the engine (aborted while starting)
             raise
 
     # ------------------------------------------------------------------ decisions
@@ -130,12 +136,23 @@ class Engine:
     def log(self) -> list[dict]:
         return self._log.events
 
+    @property
+    def event_log(self) -> EventLog:
+        """The log itself: its events, and `seen_by(player)` for the log as a player may read it."""
+        return self._log
+
+    def log_seen_by(self, player: int, start: int = 0) -> list[dict]:
+        """The log from event index `start` on, as `player` may read it: the names of cards they
+        may not see (by the rule of `view`) are "a card", others' secret picks are not named."""
+        return self._log.seen_by(player, start)
+
     def log_jsonl(self) -> str:
         return self._log.to_jsonl()
 
     # ------------------------------------------------------------------ views
     def view(self, player: int) -> dict:
-        """What `player` can see: public cards, their own owner-only zones, counts of the rest."""
+        """What `player` can see: public cards, their own owner-only zones, counts of the rest.
+        Which card faces a player sees is the rule of interpreter/visibility.py."""
         st, d = self.m.st, self.prog.decls
         zones = {}
         for key, cards in st.zones.items():
@@ -143,20 +160,30 @@ class Engine:
             owner = int(seat) if seat else None
             vis = d.zones[name].visibility
             shown = None                # a hidden zone shows only its count
-            if vis == "public":
-                shown = [st.cards[c]["name"] if st.face_up[c] else None for c in cards]
-            elif vis == "owner":
-                shown = [st.cards[c]["name"] for c in cards] if owner == player else [None] * len(cards)
+            if vis != "hidden":
+                face_up = st.face_up
+                shown = [st.cards[c]["name"] if sees(vis, owner, face_up[c], player) else None for c in cards]
             zones[key] = {"zone": name, "owner": owner, "count": len(cards), "cards": shown}
         pend = st.pending
         decision = None
         if pend is not None and pend["player"] == player:
             decision = {"prompt": pend["prompt"], "options": list(pend["labels"]), "rule": pend["rule"]}
-        stack = [{"card": st.cards[item["card"]]["name"], "player": self.player_names[item["player"]],
-                  "action": item["label"], "negated": item["negated"]} for item in reversed(st.stack)]
+        stack = [self._stack_item(item, player) for item in reversed(st.stack)]
         return {"you": player, "round": st.round, "stack": stack,
                 "players": [{"name": self.player_names[i], "out": st.out[i], **st.players[i]} for i in range(self.n)],
                 "game": dict(st.game), "zones": zones, "decision": decision, "result": st.result}
+
+    def _stack_item(self, item: dict, player: int) -> dict:
+        """A stack item as `player` sees it (docs/language.md, "The stack"): the card's name and
+        the action's name only when the player may see the card where it lies; else who used
+        it and from where ("a card from Player 2's hand"), and whether it is negated."""
+        c = item["card"]
+        seen = player in card_seers(self.m, c)
+        where = self._log.zone_name(self.m, self.m.st.card_zone[c])
+        return {"card": self.m.st.cards[c]["name"] if seen else None,
+                "player": self.player_names[item["player"]],
+                "action": item["label"] if seen else None,
+                "from": where, "negated": item["negated"]}
 
     def groupings(self) -> dict[int, dict[str, str]]:
         """Per seat, the enum-valued player attributes (e.g. faction) — for grouping statistics."""

@@ -5,11 +5,12 @@ from cardsmith.dsl.diagnostics import CardsmithError, Diagnostic
 
 
 class RuleError(Exception):
-    """A rule did something impossible while running (compile- or run-time); carries its span."""
+    """A rule did something impossible while running (compile- or run-time); carries its span,
+    and the code of the bound it hit, if any (else the machine reports E0802)."""
 
-    def __init__(self, message: str, span, hint: str | None = None):
+    def __init__(self, message: str, span, hint: str | None = None, code: str | None = None):
         super().__init__(message)
-        self.message, self.span, self.hint = message, span, hint
+        self.message, self.span, self.hint, self.code = message, span, hint, code
 
 
 class GameAborted(CardsmithError):

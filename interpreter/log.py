@@ -2,10 +2,61 @@
 
 Events are plain dicts with sorted keys when written, so the same file, seed and choices
 give the same log byte for byte. Logging can be switched off for fast simulation.
+
+The log is the referee's record: it names every card. An event's text may be built from
+parts, where a card's name (or a secret pick) is a `Seen` part that says who may read it
+(interpreter/visibility.py); `seen_by(player)` gives the log as that player may read it, with
+"a card" where they may not see the name. The log is bounded: a text computed while playing
+is at most MAX_RUNTIME_STRING characters, and one game's log at most MAX_LOG_BYTES.
 """
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+
+from cardsmith.dsl.bounds import MAX_LOG_BYTES, MAX_RUNTIME_STRING
+
+from .errors import RuleError
+from .visibility import EVERYONE, card_seers
+
+# What an event costs the log besides its texts and values: the keys `n`, `round`, `event`,
+# `rule`, `step`, `text` and their JSON punctuation. A fair floor, so the bound is reached
+# by many small events too.
+_EVENT_OVERHEAD = 80
+_KEPT = ("n", "round", "event", "rule", "step")      # what a redacted event keeps besides its text
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """A piece of an event's text that only `seers` may read; the others read `instead`."""
+    text: str
+    seers: object            # visibility.EVERYONE or a frozenset of seats
+    instead: str = "a card"
+
+
+class TextTooLong(RuleError):
+    """A text computed while playing went past MAX_RUNTIME_STRING."""
+
+    def __init__(self, span):
+        super().__init__(f"a text computed while playing is longer than {MAX_RUNTIME_STRING:,} characters "
+                         "(the bound MAX_RUNTIME_STRING)", span,
+                         "a rule names too many cards or values at once; choose or log fewer",
+                         code="E0808")
+
+
+class _Budget:
+    """Counts the characters of a text as it is built; past the bound, a located error."""
+    __slots__ = ("left", "span")
+
+    def __init__(self, span, limit: int = MAX_RUNTIME_STRING):
+        self.left = limit
+        self.span = span
+
+    def take(self, text: str) -> str:
+        self.left -= len(text)
+        if self.left < 0:
+            raise TextTooLong(self.span)
+        return text
 
 
 class EventLog:
@@ -14,6 +65,8 @@ class EventLog:
         self.events: list[dict] = []
         self.names = player_names or []
         self._spans: dict = {}
+        self._parts: dict[int, tuple] = {}     # event index → its text's parts, when some are Seen
+        self.bytes = 0                          # what the log holds so far, as MAX_LOG_BYTES counts it
 
     # ------------------------------------------------------------------ words
     def player_name(self, p) -> str:
@@ -50,7 +103,44 @@ class EventLog:
             return self.zone_name(m, v)
         return self.value(m, v)
 
-    def option_label(self, m, v, kind) -> str:
+    def card(self, m, c, before=None) -> Seen | str:
+        """A card's name as a part of a text: read by whoever may see the card now (or `before`)."""
+        if c is None:
+            return "nothing"
+        who = card_seers(m, c)
+        return Seen(m.card_label(c), who if before is None else who | before)
+
+    def used(self, m, c: int, action: str) -> Seen:
+        """"Bolt: Cast it" as a part of a text; who may not see the card reads where it is."""
+        return Seen(f"{m.card_label(c)}: {action}", card_seers(m, c),
+                    f"a card from {self.zone_name(m, m.st.card_zone[c])}")
+
+    def typed_parts(self, m, v, t, span, nested: bool = False, budget: _Budget | None = None) -> list:
+        """Text parts of a value of static type `t`, as `str(typed(...))` writes it: a list in
+        brackets with its items quoted; card names (and actions of cards) as `Seen` parts.
+        Bounded by MAX_RUNTIME_STRING."""
+        budget = budget or _Budget(span)
+        if isinstance(v, list) and not (t == "action"):
+            inner = t[1] if isinstance(t, tuple) and t and t[0] == "list" else None
+            out: list = [budget.take("[")]
+            for i, x in enumerate(v):
+                if i:
+                    out.append(budget.take(", "))
+                out.extend(self.typed_parts(m, x, inner, span, True, budget))
+            out.append(budget.take("]"))
+            return out
+        if t == "card" and isinstance(v, int):
+            name = m.card_label(v)
+            return [Seen(budget.take(repr(name) if nested else name), card_seers(m, v))]
+        if t == "action" and isinstance(v, str):
+            from .resolver import label
+            text = label(m, v)
+            text = budget.take(repr(text) if nested else text)
+            return [Seen(text, card_seers(m, int(v.partition(":")[2])), "an action")]
+        shown = self.typed(m, v, t)
+        return [budget.take(repr(shown) if nested else str(shown))]
+
+    def option_label(self, m, v, kind, budget: _Budget | None = None) -> str:
         if kind == "action":
             from .resolver import label
             return label(m, v)
@@ -62,23 +152,52 @@ class EventLog:
             return "yes" if v else "no"
         if kind == "zone":
             return self.zone_name(m, v)
+        if isinstance(v, list):      # a list built while playing: its label is bounded
+            return "".join(p.text if isinstance(p, Seen) else p
+                           for p in self.typed_parts(m, v, None, None, budget=budget))
         return str(v)
 
+    def option_labels(self, m, options: list, kind, span) -> list[str]:
+        """The labels of a decision's options; the texts built for them share one bound."""
+        budget = _Budget(span)
+        return [self.option_label(m, o, kind, budget) for o in options]
+
     # ------------------------------------------------------------------ events
-    def emit(self, m, kind: str, span, data: dict, text: str) -> None:
+    def emit(self, m, kind: str, span, data: dict, text, bounded: bool = True) -> None:
+        """Add an event. `text` is a string, or a list of strings and `Seen` parts. Only the
+        event that says why a game was aborted is not `bounded`: it must get into the log."""
         st = m.st
+        parts = None
+        if not isinstance(text, str):
+            parts = tuple(text)
+            text = "".join(p.text if isinstance(p, Seen) else p for p in parts)
+            if not any(isinstance(p, Seen) and p.seers is not EVERYONE for p in parts):
+                parts = None
+        if len(text) > MAX_RUNTIME_STRING:
+            raise TextTooLong(span)
+        size = self.bytes + _EVENT_OVERHEAD + len(text) + len(kind) + _weight(data, MAX_LOG_BYTES - self.bytes)
+        if size > MAX_LOG_BYTES and bounded:
+            raise RuleError(f"the game's log grew past {MAX_LOG_BYTES:,} bytes (the bound MAX_LOG_BYTES) "
+                            f"after {len(self.events):,} events", span,
+                            "a game that runs this long without ending may loop forever; play it with "
+                            "the log off (`simulate` does), or stop it sooner with --max-steps",
+                            code="E0809")
+        self.bytes = size
         st.event_n += 1        # numbered in the state, so a restored game goes on counting
         ev = {"n": st.event_n, "round": st.round, "event": kind,
               "rule": self._where(span),
               "step": st.step_path[-1] if st.step_path else "", "text": text}
         ev.update(data)
+        if parts is not None:
+            self._parts[len(self.events)] = parts
         self.events.append(ev)
 
-    def move(self, m, cards, sources, key, place, face, span) -> None:
+    def move(self, m, cards, sources, key, place, face, span, before=None) -> None:
+        """`before`: who could see the one card moved before it moved (they may read its name)."""
         dest = self.zone_name(m, key)
         hidden_dest = m.prog.decls.zones[key.partition(":")[0]].visibility == "hidden" or face == "down"
         if len(cards) == 1:
-            what = m.card_label(cards[0])
+            what = self.card(m, cards[0], before)
             src = self.zone_name(m, sources[0])
         else:
             what = f"{len(cards)} cards"
@@ -88,7 +207,28 @@ class EventLog:
         facing = f" face {face}" if face else ""
         self.emit(m, "move", span, {"cards": [m.card_label(c) for c in cards], "from": list(dict.fromkeys(sources)),
                                     "to": key, "face": face or "", "hidden": hidden_dest},
-                  f"{what} from {src} to {where}{facing}")
+                  [what, f" from {src} to {where}{facing}"])
+
+    def seen_by(self, player: int, start: int = 0, events: list[dict] | None = None) -> list[dict]:
+        """The events from `start` on as `player` may read them: a name they may not see is
+        "a card", another player's secret pick is not named. An event with such a part keeps
+        only its number, round, kind, rule, step and redacted text (its data would name the card)."""
+        events = self.events if events is None else events
+        out = []
+        for i in range(start, len(events)):
+            ev = events[i]
+            parts = self._parts.get(i)
+            if parts is None or all(not isinstance(p, Seen) or player in p.seers for p in parts):
+                out.append(ev)
+                continue
+            text = "".join(p if not isinstance(p, Seen) else p.text if player in p.seers else p.instead
+                           for p in parts)
+            shown = {k: ev[k] for k in _KEPT if k in ev}
+            shown["text"] = text
+            if "player" in ev:
+                shown["player"] = ev["player"]
+            out.append(shown)
+        return out
 
     def _where(self, span) -> str:
         """`file.cards:12:7`, formatted once per rule: the log names a rule for every event."""
@@ -101,3 +241,25 @@ class EventLog:
 
     def to_jsonl(self) -> str:
         return "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in self.events)
+
+
+def _weight(value, budget: int) -> int:
+    """About the bytes `value` takes in a JSON line: the characters of its texts, a few per other
+    item. Stops counting once past `budget`, so a huge value costs no more than the bound."""
+    if isinstance(value, str):
+        return len(value) + 4
+    if isinstance(value, dict):
+        total = 0
+        for k, v in value.items():
+            total += len(k) + 4 + _weight(v, budget - total)
+            if total > budget:
+                break
+        return total
+    if isinstance(value, (list, tuple)):
+        total = 2
+        for v in value:
+            total += _weight(v, budget - total)
+            if total > budget:
+                break
+        return total
+    return 6

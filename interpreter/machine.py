@@ -8,17 +8,33 @@ on top, so what they trigger in turn resolves before the next (last in, first ou
 """
 from __future__ import annotations
 
+from cardsmith.dsl.bounds import MAX_DICE_PER_ROLL, MAX_FRAMES, MAX_RUNTIME_NUMBER, MAX_STEPS
 from cardsmith.dsl.types import CARD, PLAYER, ZONE
 
 from . import rng as R
 from .errors import GameAborted, RuleError
-from .log import EventLog
+from .log import EventLog, Seen
 from .program import Program
 from .reads import ATTRS, OUT, ZONES
 from .state import GameState
+from .visibility import card_seers, seers
 
-DEFAULT_MAX_STEPS = 5_000_000
-MAX_FRAMES = 10_000
+DEFAULT_MAX_STEPS = MAX_STEPS
+
+
+def too_large(number, span) -> RuleError:
+    """The error for a number computed while playing that is past MAX_RUNTIME_NUMBER."""
+    return RuleError(f"a number computed while playing went past {MAX_RUNTIME_NUMBER:,} "
+                     f"(the bound MAX_RUNTIME_NUMBER); it was {_digits(number)}", span,
+                     "a rule may multiply or add without end: check the loops that change this number",
+                     code="E0806")
+
+
+def _digits(number) -> str:
+    """The number, or how long it is (a huge int is not turned into text whole)."""
+    if abs(number) < 10 ** 40:
+        return f"{number:,}"
+    return f"a number of about {int(abs(number).bit_length() * 0.30103) + 1:,} digits"
 
 
 class Machine:
@@ -93,10 +109,11 @@ class Machine:
                     watch = ops[pc](self, fr)
                     steps += 1
                     if steps > limit:
-                        span = code.spans[pc]
-                        raise GameAborted("E0801", f"the game did not end within {limit} steps; it was running "
-                                          f"{code.name} at line {span.line}", span,
-                                          "a rule may loop forever: check the 'repeat' loops and the end conditions")
+                        span = self.where(code, pc)
+                        raise GameAborted("E0801", f"the game did not end within {limit:,} steps (the bound "
+                                          f"MAX_STEPS); it was running {code.name} at line {span.line}", span,
+                                          "a rule may loop forever: check the 'repeat' loops and the end "
+                                          "conditions; a long game may raise the bound with --max-steps N")
                     if watch:
                         if self.dirty & mask and st.result is None:
                             self.dirty = 0
@@ -104,13 +121,13 @@ class Machine:
                         if self.brk:
                             break
         except RuleError as err:
-            raise GameAborted("E0802", err.message, err.span or (code.spans[pc] if code else None), err.hint) from None
+            raise GameAborted(err.code or "E0802", err.message, err.span or self.where(code, pc), err.hint) from None
         except RecursionError:
-            raise GameAborted("E0803", "rules nested too deeply while running", code.spans[pc], None) from None
-        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            raise GameAborted("E0803", "rules nested too deeply while running", self.where(code, pc), None) from None
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as exc:
             # the checker should have caught this; still, the designer gets a located error, not a traceback
-            raise GameAborted("E0804", f"this rule could not be carried out ({type(exc).__name__}: {exc})",
-                              code.spans[pc] if code else None,
+            raise GameAborted("E0804", f"this rule could not be carried out ({type(exc).__name__}: "
+                              f"{str(exc)[:200]})", self.where(code, pc),
                               "please report it with the game file: the checker should have caught it") from None
         finally:
             st.steps = steps
@@ -118,6 +135,23 @@ class Machine:
                 st.result["steps"] = steps
         if not frames and st.result is None and not self.scenario:
             self.win([], None, reason=self.when_done)
+
+    def where(self, code, pc: int):
+        """The span of the instruction being run; for one the engine made without a source (the
+        stack's "after an item resolves"), the nearest rule below it that has one, then the
+        game's declaration: every abort is located."""
+        if code is not None and 0 <= pc < len(code.spans) and code.spans[pc] is not None:
+            return code.spans[pc]
+        for code_id, at, _env in reversed(self.st.frames):
+            spans = self.codes[code_id].spans
+            span = spans[min(max(at - 1, 0), len(spans) - 1)] if spans else None
+            if span is not None:
+                return span
+        if code is not None:
+            for span in code.spans:
+                if span is not None:
+                    return span
+        return self.prog.game.decls.game.span
 
     def _check_end(self, checks) -> None:
         flags = self.st.checks
@@ -171,6 +205,8 @@ class Machine:
         watched = self.log.on or self.move_triggers
         sources = []
         was_visible = self._visible(cards) if "revealed" in self.listened else ()
+        # who could see the one card before it moved may read its name in the log
+        before = card_seers(self, cards[0]) if self.log.on and len(cards) == 1 else None
         up = None if face is None else face == "up"
         bottom = place == "bottom"
         for c in cards:
@@ -193,7 +229,7 @@ class Machine:
                 owner[c] = owner_seat
         self.dirty |= ZONES
         if watched:
-            self._moved(cards, sources, was_visible, key, place, face, public, span)
+            self._moved(cards, sources, was_visible, key, place, face, public, span, before)
         return True
 
     def _visible(self, cards) -> list:
@@ -202,9 +238,9 @@ class Machine:
         face_up, card_zone = self.st.face_up, self.st.card_zone
         return [face_up[c] and self.zone_info[card_zone[c]][2] for c in cards]
 
-    def _moved(self, cards, sources, was_visible, key, place, face, public, span) -> None:
+    def _moved(self, cards, sources, was_visible, key, place, face, public, span, before=None) -> None:
         if self.log.on:
-            self.log.move(self, cards, sources, key, place, face, span)
+            self.log.move(self, cards, sources, key, place, face, span, before)
         if "moved" in self.listened:
             self.announce_all("moved", [{"card": c, "from_zone": src, "to_zone": key}
                                         for c, src in zip(cards, sources)], span)
@@ -226,12 +262,13 @@ class Machine:
         flipped = []
         for c in cards:
             if self.st.face_up[c] != up:
+                before = card_seers(self, c) if self.log.on else None
                 self.st.face_up[c] = up
                 self.dirty |= ZONES
                 flipped.append(c)
                 if self.log.on:
                     self.log.emit(self, "flip", span, {"card": self.card_label(c), "face": "up" if up else "down"},
-                                  f"{self.card_label(c)} is flipped face {'up' if up else 'down'}")
+                                  [self.log.card(self, c, before), f" is flipped face {'up' if up else 'down'}"])
         # one flip of several cards is one moment: their triggers are ordered together
         if flipped and "flipped" in self.listened:
             self.announce_all("flipped", [{"card": c} for c in flipped], span)
@@ -240,6 +277,8 @@ class Machine:
         return True
 
     def assign(self, kind: str, owner, name: str, value, span) -> bool:
+        if value.__class__ is int and not -MAX_RUNTIME_NUMBER <= value <= MAX_RUNTIME_NUMBER:
+            raise too_large(value, span)
         if kind == "game":
             self.st.game[name] = value
         elif kind == "player":
@@ -250,12 +289,19 @@ class Machine:
             self.cards[owner][name] = value
         self.dirty |= ATTRS
         if self.log.on:
+            whose = [] if kind == "game" else \
+                [self.log.player_name(owner) if kind == "player" else self.log.card(self, owner), "'s "]
             what = name if kind == "game" else \
                 f"{self.log.player_name(owner) if kind == 'player' else self.card_label(owner)}'s {name}"
-            self.log.emit(self, "set", span, {"what": what, "value": value}, f"{what} becomes {self.log.value(self, value)}")
+            self.log.emit(self, "set", span, {"what": what, "value": value},
+                          whose + [f"{name} becomes ", *self.log.typed_parts(self, value, None, span)])
         return True
 
     def roll(self, die: str, faces: list, n, span) -> list:
+        if n is not None and n > MAX_DICE_PER_ROLL:
+            raise RuleError(f"one roll may roll at most {MAX_DICE_PER_ROLL:,} dice (the bound MAX_DICE_PER_ROLL), "
+                            f"not {_digits(n)}", span, "roll fewer dice, or roll in a loop and add up the results",
+                            code="E0805")
         out = []
         state = self.st.rng
         for _ in range(max(0, n or 0)):
@@ -307,6 +353,8 @@ class Machine:
                     targets = entry.target(self, env)
                     if targets == c if not isinstance(targets, list) else c in targets:
                         total = (total or 0) + (entry.amount(self, env) or 0)
+                        if not -MAX_RUNTIME_NUMBER <= total <= MAX_RUNTIME_NUMBER:
+                            raise too_large(total, entry.ability.span)
             return total
         finally:
             self._modifying.discard(key)
@@ -400,7 +448,7 @@ class Machine:
             env[var] = options[0]
             self._log_choice(player, prompt, options[0], span, "forced", kind=kind)
             return
-        labels = [self.log.option_label(self, o, kind) for o in options]
+        labels = self.log.option_labels(self, options, kind, span)
         self.brk = True
         self.st.pending = {"player": player, "prompt": prompt, "options": list(options), "labels": labels,
                            "var": var, "kind": kind if isinstance(kind, str) else list(kind),
@@ -420,9 +468,15 @@ class Machine:
     def _log_choice(self, player, prompt, value, span, how, secret=False, kind=None) -> None:
         if self.log.on:
             shown = self.log.typed(self, value, kind)
+            picked = self.log.typed_parts(self, value, kind, span)
+            if secret:      # only the chooser may read a secret pick, until the rules reveal it
+                text = "".join(p.text if isinstance(p, Seen) else p for p in picked)
+                picked = [Seen(f" secretly chooses {text}", frozenset((player,)), " makes a secret choice")]
+            else:
+                picked = [" chooses ", *picked]
             self.log.emit(self, "choice", span, {"player": player, "prompt": prompt, "choice": shown, "how": how,
                                                  "secret": secret},
-                          f"{self.log.player_name(player)} {'secretly ' if secret else ''}chooses {shown} ({prompt})")
+                          [self.log.player_name(player), *picked, f" ({prompt})"])
 
     # ------------------------------------------------------------------ events and triggers
     def announce(self, event: str, params: dict, span) -> bool | None:
@@ -460,7 +514,7 @@ class Machine:
             for entry, c, seat, env in fired:
                 self.log.emit(self, "trigger", entry.ability.span,
                               {"card": self.card_label(c), "player": seat, "on": event},
-                              f"{self.card_label(c)} of {self.log.player_name(seat)} triggers on {event}")
+                              [self.log.card(self, c), f" of {self.log.player_name(seat)} triggers on {event}"])
         for entry, c, seat, env in reversed(fired):
             self.push(entry.code_id, env)
         return True
@@ -480,7 +534,7 @@ class Machine:
         if self.log.on:
             self.log.emit(self, "instead", entry.ability.span, {"card": self.card_label(c), "player": seat,
                                                                 "replaces": name},
-                          f"instead of {name}: {self.card_label(c)} of {self.log.player_name(seat)} applies")
+                          [f"instead of {name}: ", self.log.card(self, c), f" of {self.log.player_name(seat)} applies"])
         self.push(entry.code_id, env)
         return True
 
@@ -514,8 +568,13 @@ class Machine:
         # apart from `announce`, whose locals its comprehensions would turn into closure cells
         types = self.prog.event_types(event)
         shown = {k: self.log.typed(self, v, types.get(k)) for k, v in params.items()}
-        self.log.emit(self, "event", span, {"name": event, **shown},
-                      f"{event}" + (" (" + ", ".join(f"{k}: {v}" for k, v in shown.items()) + ")" if shown else ""))
+        text = [event]
+        for i, (k, v) in enumerate(params.items()):
+            text.append(f" ({k}: " if i == 0 else f", {k}: ")
+            text.extend(self.log.typed_parts(self, v, types.get(k), span))
+        if params:
+            text.append(")")
+        self.log.emit(self, "event", span, {"name": event, **shown}, text)
 
     def _order(self, fired: list) -> list:
         """Order simultaneous triggers by the game's keys; then seat order from the active player

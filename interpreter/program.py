@@ -228,7 +228,7 @@ class Program:
             def recheck(m, fr):
                 if not cond(m, fr[2]):
                     m.log.emit(m, "fizzle", ab.span, {"card": m.card_label(fr[2]["$this"])},
-                               f"{m.card_label(fr[2]['$this'])}: the condition no longer holds") if m.log.on else None
+                               [m.log.card(m, fr[2]["$this"]), ": the condition no longer holds"]) if m.log.on else None
                     fr[1] = len(code.ops)
             code.emit(recheck, ab.span)
         self.stmts.block(ab.body, Ctx(code, sc))

@@ -149,8 +149,8 @@ def use(m, player: int, key: str, span) -> None:
     if m.log.on:
         m.log.emit(m, "stack", entry.ability.span, {"card": m.card_label(c), "player": player, "action": entry.label,
                                                     "depth": len(st.stack)},
-                   f"{m.log.player_name(player)} uses {m.card_label(c)}: {entry.label} "
-                   f"(on the stack, {len(st.stack)} deep)")
+                   [f"{m.log.player_name(player)} uses ", m.log.used(m, c, entry.label),
+                    f" (on the stack, {len(st.stack)} deep)"])
     windows = m.prog.windows_after.get("action_used")
     if not windows:
         resolve_top(m, span)          # no window answers actions: it resolves at once
@@ -163,8 +163,8 @@ def resolve_top(m, span) -> None:
     item = m.st.stack.pop()
     if m.log.on:
         m.log.emit(m, "resolve", span, {"card": m.card_label(item["card"]), "negated": item["negated"]},
-                   f"{m.card_label(item['card'])}: {item['label']} resolves" + (" (negated: no effect)"
-                                                                             if item["negated"] else ""))
+                   [m.log.used(m, item["card"], item["label"]),
+                    " resolves" + (" (negated: no effect)" if item["negated"] else "")])
     after = m.prog.after_resolve
     m.push(after, {"$card": item["card"], "$negated": item["negated"]})
     if not item["negated"]:
@@ -182,12 +182,12 @@ def counter(m, card, span) -> None:
     item = _item_of(m, card, span)
     if item is None:
         if m.log.on:
-            m.log.emit(m, "counter", span, {}, f"{m.card_label(card)} is not on the stack: nothing to counter")
+            m.log.emit(m, "counter", span, {}, [m.log.card(m, card), " is not on the stack: nothing to counter"])
         return
     m.st.stack.remove(item)
     if m.log.on:
         m.log.emit(m, "counter", span, {"card": m.card_label(card)},
-                   f"{m.card_label(card)}: {item['label']} is countered: it never happens")
+                   [m.log.used(m, card, item["label"]), " is countered: it never happens"])
     m.announce("countered", {"card": card}, span)
 
 
@@ -195,12 +195,12 @@ def negate(m, card, span) -> None:
     item = _item_of(m, card, span)
     if item is None:
         if m.log.on:
-            m.log.emit(m, "negate", span, {}, f"{m.card_label(card)} is not on the stack: nothing to negate")
+            m.log.emit(m, "negate", span, {}, [m.log.card(m, card), " is not on the stack: nothing to negate"])
         return
     item["negated"] = True
     if m.log.on:
         m.log.emit(m, "negate", span, {"card": m.card_label(card)},
-                   f"{m.card_label(card)}: {item['label']} is negated: it will resolve without effect")
+                   [m.log.used(m, card, item["label"]), " is negated: it will resolve without effect"])
 
 
 # ---------------------------------------------------------------------------- windows
@@ -224,7 +224,7 @@ def build_window(prog, decl: A.WindowDecl) -> int:
     def ask(m, fr):
         env = fr[2]
         players = order(m, env) if order is not None else m.seat_order()
-        players = [p for p in players if not m.st.out[p]]
+        players = [p for p in players if p is not None and not m.st.out[p]]   # none answers nothing
         if not players or env["$passes"] >= len(players):
             if m.st.stack:
                 env["$passes"] = 0
