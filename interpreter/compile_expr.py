@@ -50,6 +50,14 @@ def _may_hold_lists(t) -> bool:
     return is_list(t) or t == ANY
 
 
+def no_zone(span) -> RuleError:
+    """A zone that is none (a zone of a player who is none, a zone attribute not set) was to be
+    looked into, shuffled or moved to: the game stops here, as arithmetic on none does."""
+    return RuleError("there is no zone here: this is none", span,
+                     "a zone of a player who is none, or a zone attribute never set; "
+                     "check it first: if ... is not none:")
+
+
 def _with_it(env, key, value, fn, m):
     saved = env.get(key, _MISSING)
     env[key] = value
@@ -146,11 +154,21 @@ class ExprCompiler:
                 local = self.local_zone(zone, sc)
                 if local is not None:               # `count(cards in p's deck)`: one call
                     keys, key = local
-                    return lambda m, env: len(m.zones[keys[env[key]]])
+                    span = zone.span
+
+                    def count_local(m, env):
+                        p = env[key]
+                        if p is None:
+                            raise no_zone(span)
+                        return len(m.zones[keys[p]])
+                    return count_local
                 z = self.compile(zone, sc)
+                span = zone.span
 
                 def count_in(m, env):
                     key = z(m, env)
+                    if key is None:
+                        raise no_zone(span)
                     if isinstance(key, list):
                         return sum(len(m.zones[k]) for k in key)
                     return len(m.zones[key])
@@ -272,16 +290,17 @@ class ExprCompiler:
 
     def _possessive(self, owner_fn, owner_t, name, key=None, zones=True):
         """`owner's name`: a zone of a player, a player's or a card's field. With `key`, the
-        owner is a local read straight from env, and `owner_fn` is not called."""
+        owner is a local read straight from env, and `owner_fn` is not called. Read from a
+        player who is none, it is none, as a card's field read from none is."""
         if owner_t == PLAYER:
             if zones and name in self.d.zones:
                 keys = self.p.zone_keys[name]
                 if key is not None:
-                    return lambda m, env: keys[env[key]]
-                return lambda m, env: keys[owner_fn(m, env)]
+                    return lambda m, env: None if (p := env[key]) is None else keys[p]
+                return lambda m, env: None if (p := owner_fn(m, env)) is None else keys[p]
             if key is not None:
-                return lambda m, env: m.players[env[key]][name]
-            return lambda m, env: m.players[owner_fn(m, env)][name]
+                return lambda m, env: None if (p := env[key]) is None else m.players[p][name]
+            return lambda m, env: None if (p := owner_fn(m, env)) is None else m.players[p][name]
         return self._card_field(owner_fn, name, key)
 
     def x_Possessive(self, e, sc):
@@ -317,20 +336,36 @@ class ExprCompiler:
     def held(self, e, sc):
         """fn(m, env) -> the state's own list of the cards in zone `e` (not a copy)."""
         local = self.local_zone(e, sc)
+        span = e.span
         if local is not None:           # one call, not three
             keys, key = local
-            return lambda m, env: m.zones[keys[env[key]]]
+
+            def held_local(m, env):
+                p = env[key]
+                if p is None:
+                    raise no_zone(span)
+                return m.zones[keys[p]]
+            return held_local
         z = self.compile(e, sc)
-        return lambda m, env: m.zones[z(m, env)]
+
+        def held_zone(m, env):
+            key = z(m, env)
+            if key is None:
+                raise no_zone(span)
+            return m.zones[key]
+        return held_zone
 
     def x_CardsIn(self, e, sc):
         if self.type_of(e.zone, sc) == ZONE:
             h = self.held(e.zone, sc)
             return lambda m, env: list(h(m, env))
         z = self.compile(e.zone, sc)
+        span = e.zone.span
 
         def cards_in(m, env):
             key = z(m, env)
+            if key is None:
+                raise no_zone(span)
             if isinstance(key, list):
                 out = []
                 for k in key:
@@ -348,9 +383,13 @@ class ExprCompiler:
         local = self.local_zone(e.zone, sc)
         if local is not None:           # `top card of p's deck`: one call
             keys, key = local
+            span = e.zone.span
 
             def top_local(m, env):
-                cards = m.zones[keys[env[key]]]
+                p = env[key]
+                if p is None:
+                    raise no_zone(span)
+                cards = m.zones[keys[p]]
                 return cards[idx] if cards else None
             return top_local
         h = self.held(e.zone, sc)
@@ -549,9 +588,12 @@ class ExprCompiler:
             return lambda m, env: (item(m, env) in h(m, env)) != neg
         if isinstance(e.coll, A.CardsIn):
             z = self.compile(e.coll.zone, sc)
+            span = e.coll.zone.span
 
             def in_zone(m, env):
                 x, key = item(m, env), z(m, env)
+                if key is None:
+                    raise no_zone(span)
                 if isinstance(key, list):
                     return any([x in m.zones[k] for k in key]) != neg   # every key looked up, as a copy would
                 return (x in m.zones[key]) != neg
@@ -618,7 +660,14 @@ class ExprCompiler:
 
     def x_Neg(self, e, sc):
         a = self.compile(e.operand, sc)
-        return lambda m, env: -a(m, env)
+        span = e.span
+
+        def neg(m, env):
+            x = a(m, env)
+            if x is None:       # `-(top card of pile).power` on an empty pile, as `0 - ...` would
+                raise RuleError("arithmetic met 'none' where it needs a number", span)
+            return -x
+        return neg
 
 
 def zone_keys(decls, max_players: int) -> dict[str, list[str]]:

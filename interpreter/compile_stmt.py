@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.types import ANY, PLAYER, Scope, is_list
 
+from .compile_expr import no_zone
 from .errors import RuleError
 
 
@@ -82,13 +83,22 @@ class StmtCompiler:
             cards = what(m, env)
             if cards is None:
                 return
-            return m.move(cards if isinstance(cards, list) else [cards], to(m, env), place, face, span)
+            key = to(m, env)
+            if key is None:
+                raise no_zone(s.to.span)
+            return m.move(cards if isinstance(cards, list) else [cards], key, place, face, span)
         ctx.code.emit(move, span)
 
     def s_ShuffleStmt(self, s, ctx):
         z = self.cx(s.zone, ctx)
         span = s.span
-        ctx.code.emit(lambda m, fr: m.shuffle(z(m, fr[2]), span), span)
+
+        def shuffle(m, fr):
+            key = z(m, fr[2])
+            if key is None:
+                raise no_zone(s.zone.span)
+            return m.shuffle(key, span)
+        ctx.code.emit(shuffle, span)
 
     def s_FlipStmt(self, s, ctx):
         what = self.cx(s.what, ctx)
@@ -145,6 +155,9 @@ class StmtCompiler:
         def assign(m, fr):
             env = fr[2]
             v = value_fn(m, env)
+            if owner is not None and owner(m, env) is None:   # a field of none: there is nothing to change
+                raise RuleError(f"there is no {kind} here to change '{name}' of: this is none", target.span,
+                                f"check it first: if ... is not none:")
             if mode != "set":
                 old = get(m, env)
                 if old is None or v is None:
@@ -357,6 +370,9 @@ class StmtCompiler:
             from . import resolver
             env = fr[2]
             env[who] = player(m, env)
+            if env[who] is None:        # nobody to ask, as `chooses` and `may` with none: done at once
+                env[var] = None
+                return False
             return resolver.take_actions(m, env[who], span, var)
         ctx.code.emit(ask, span)
 

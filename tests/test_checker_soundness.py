@@ -139,6 +139,64 @@ def test_none_may_still_be_stored_passed_and_compared():
                    'round "R":\n    seat 1 wins\n\nscenario "s" with 2 players:\n    play setup\n    expect n = 1\n')
 
 
+# A value that only turns out to be none while playing: a located E0802, never E0804 (which says
+# "the checker should have caught it"). `pile` is empty and `spot`, `pal` are never set.
+RUNTIME_NONE = [
+    ("negated", "    let x be -(top card of pile).power\n", "arithmetic met 'none'"),
+    ("negated highest", "    set n to -highest(power of cards in pile)\n", "arithmetic met 'none'"),
+    ("zone of none shuffled", "    shuffle (top card of pile).zone\n", "no zone here"),
+    ("zone attribute shuffled", "    shuffle spot\n", "no zone here"),
+    ("zone of nobody looked into", "    set n to count(cards in seat 1's pal's hand)\n", "no zone here"),
+    ("moved to nobody's zone", "    move top card of box to seat 1's pal's hand\n", "no zone here"),
+    ("top card of no zone", "    move top card of spot to pile\n", "no zone here"),
+    ("nobody's attribute changed", "    add 1 to seat 1's pal's life\n", "no player here"),
+    ("no card's field changed", "    add 1 to (top card of pile).power\n", "no card here"),
+]
+
+
+@pytest.mark.parametrize("what, stmt, words", RUNTIME_NONE, ids=[c[0] for c in RUNTIME_NONE])
+def test_none_met_while_playing_stops_the_game_at_the_rule(what, stmt, words):
+    d = aborted(f'setup:\n    say "x"\n\nround "R":\n{stmt}    seat 1 wins\n')
+    assert d.code == "E0802" and words in d.message, (d.code, d.message)
+    assert d.span.line - HEAD_LINES == 5
+
+
+def test_none_read_through_is_none_and_nobody_is_asked():
+    """Reading a player's attribute through none is none, as a card's field is; `none may take
+    actions` asks nobody; a response window skips answerers who are none."""
+    scenarios_pass('''
+response window "W":
+    opens after action_used
+    players answer in [seat 1's pal, seat 2]
+
+card type Spell:
+    rank: number
+    action "Cast" from hand:
+        set n to 5
+
+cards Spell in box:
+    | name | rank |
+    | "S"  | 1    |
+
+setup:
+    move first(cards in box where name = "S") to seat 1's hand
+
+round "R":
+    if seat 1's pal's life is none:
+        add 1 to n
+    seat 1's pal may take actions
+    seat 1 may take actions
+    seat 1 wins
+
+scenario "s" with 2 players:
+    play setup
+    give seat 1 the choice "S: Cast"
+    give seat 1 the choice none
+    play 1 round
+    expect n = 5
+''')
+
+
 # ---------------------------------------------------------------- 3. scenarios
 
 def test_two_scenarios_with_one_name():
