@@ -3,44 +3,96 @@
 `load_game` raises CardsmithError carrying every diagnostic; `check_file` returns them.
 Neither lets a Python exception escape for bad input: an internal failure is itself
 reported as a located diagnostic (E0900) so the designer still gets file:line:col.
+
+A game file may come from a stranger, so reading it is bounded (dsl/bounds.py): only regular
+files are read, at most MAX_FILE_BYTES each; `extends` / `import` name `.cards` files in the
+game's own folder or below, nested at most MAX_INCLUDE_DEPTH deep, at most MAX_INCLUDED_FILES
+files and MAX_TOTAL_BYTES bytes for one game. Each file is parsed once: a file reached a second
+time (two files import the same library) adds nothing more, and a file that includes itself,
+directly or through others, is an error naming the cycle.
 """
 from __future__ import annotations
 
 import os
+import stat
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import ast as A
+from .bounds import MAX_FILE_BYTES, MAX_INCLUDE_DEPTH, MAX_INCLUDED_FILES, MAX_TOTAL_BYTES
 from .checks import bodies, cards, declarations
 from .diagnostics import CardsmithError, Diagnostic, DiagnosticSink
 from .model import Game
 from .parser import parse
-from .source import Source, Span
+from .source import Source, Span, normalise_line_ends
 from .transformer import to_ast
 
-MAX_FILE_BYTES = 2_000_000      # a rules file larger than this is refused, not parsed
-MAX_INCLUDE_DEPTH = 8
+RULES_SUFFIX = ".cards"
+
+# Added to every error that stops an `extends` / `import`: the check passes do not run after
+# one (they would report every name the missing file declares as unknown).
+_CHECKS_WAIT = ("the rest of the game is checked once every extends / import can be read",)
+
+# Opening a FIFO for reading blocks until a writer comes, unless non-blocking; a terminal
+# could become the controlling one. Neither flag changes how a regular file reads.
+_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+               | getattr(os, "O_BINARY", 0))
 
 
-def _read(path: str, sink: DiagnosticSink, at: Span | None) -> Source | None:
+def _not_regular(path: str, mode: int) -> str:
+    kind = ("a folder" if stat.S_ISDIR(mode) else "a named pipe" if stat.S_ISFIFO(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "not an ordinary file")
+    return f"'{path}' is {kind}, not a rules file"
+
+
+def _read(path: str, sink: DiagnosticSink, at: Span | None, shown: str | None = None) -> tuple[Source, int] | None:
+    """The Source of the file at `path` and its size in bytes, or None (reported at `at`).
+
+    Only a regular file is opened (a device such as /dev/zero says its size is 0 and never
+    ends; a named pipe blocks), and at most MAX_FILE_BYTES + 1 bytes are read whatever its size
+    says (a file in /proc says 0 too)."""
     where = at or Span(path, 1, 1, 1, 2)
+    shown = shown or path
+    notes = _CHECKS_WAIT if at else ()
     try:
-        size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
-            sink.error("E0902", f"'{path}' is {size} bytes; rules files are limited to {MAX_FILE_BYTES}", where, None)
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            sink.error("E0908", _not_regular(shown, info.st_mode), where,
+                       "give the path of a .cards file", notes)
             return None
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        sink.error("E0901", f"cannot read '{path}': {exc.strerror or exc}", where, "check the file name and path")
+        raw = b""
+        if info.st_size <= MAX_FILE_BYTES:
+            fd = os.open(path, _OPEN_FLAGS)
+            with os.fdopen(fd, "rb") as fh:
+                mode = os.fstat(fh.fileno()).st_mode
+                if not stat.S_ISREG(mode):          # replaced between stat and open
+                    sink.error("E0908", _not_regular(shown, mode), where,
+                               "give the path of a .cards file", notes)
+                    return None
+                raw = fh.read(MAX_FILE_BYTES + 1)
+        if info.st_size > MAX_FILE_BYTES or len(raw) > MAX_FILE_BYTES:
+            sink.error("E0902", f"'{shown}' is larger than {MAX_FILE_BYTES:,} bytes, the most one "
+                                "rules file may have (MAX_FILE_BYTES)", where,
+                       "split it into several files joined with import", notes)
+            return None
+    except (OSError, ValueError) as exc:      # ValueError: a NUL in the name
+        sink.error("E0901", f"cannot read '{shown}': {getattr(exc, 'strerror', None) or exc}", where,
+                   "check the file name and path", notes)
         return None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        sink.error("E0903", "this file is not UTF-8 text", Span(path, line, 1, line, 2),
-                   "save the file as UTF-8")
+        before = normalise_line_ends(raw[: exc.start].decode("utf-8", "replace"))
+        line = before.count("\n") + 1
+        if at:      # the file's text cannot be shown: point at the include that brought it in
+            sink.error("E0903", f"'{shown}' is not UTF-8 text (line {line})", at,
+                       "save the file as UTF-8", notes)
+        else:
+            sink.error("E0903", "this file is not UTF-8 text", Span(path, line, 1, line, 2),
+                       "save the file as UTF-8")
         return None
-    return Source(path, text)
+    return Source(path, text), len(raw)
 
 
 def _module(source: Source, sink: DiagnosticSink) -> A.Module | None:
@@ -48,54 +100,141 @@ def _module(source: Source, sink: DiagnosticSink) -> A.Module | None:
     sink.items.extend(diags)
     if tree is None:
         return None
-    return to_ast(tree, source.path, source.text)
+    return to_ast(tree, source.path, source.text, sink.items)
 
 
-def _include(path: str, module: A.Module, sources: dict, sink: DiagnosticSink, depth: int) -> A.Module:
-    """Splice `extends` / `import`ed files in front of this one's declarations. Only files in
-    the same folder or below may be included (an untrusted file cannot read elsewhere);
-    an `override` in the including file replaces the base rule of the same name."""
-    base_dir = Path(path).resolve().parent
-    decls: list = []
-    overridden = {(type(o.decl).__name__, getattr(o.decl, "name", None))
-                  for o in module.decls if isinstance(o, A.OverrideDecl)}
-    for d in module.decls:
-        if not isinstance(d, (A.ImportDecl, A.ExtendsDecl)):
-            continue
-        target = (base_dir / d.path).resolve()
-        if depth >= MAX_INCLUDE_DEPTH:
-            sink.error("E0904", "files include each other too deeply", d.span, "remove the cycle of extends / import")
-            continue
+@dataclass
+class _Includes:
+    """What one game has read so far, across all its files: the bounds count here."""
+
+    sink: DiagnosticSink
+    sources: dict[str, Source]
+    files: int = 1                      # the game's own file
+    total_bytes: int = 0
+    seen: set[Path] = field(default_factory=set)        # every file read (resolved)
+    chain: list[Path] = field(default_factory=list)     # the files being included, outermost first
+    stopped: bool = False               # a bound on files or bytes was hit: include no more
+
+    def splice(self, path: Path, module: A.Module) -> A.Module:
+        """Splice `extends` / `import`ed files in front of this one's declarations. Only files
+        in the same folder or below may be included (an untrusted file cannot read elsewhere);
+        an `override` in the including file replaces the base rule of the same name."""
+        base_dir = path.parent
+        decls: list = []
+        overridden = {(type(o.decl).__name__, getattr(o.decl, "name", None))
+                      for o in module.decls if isinstance(o, A.OverrideDecl)}
+        self.chain.append(path)
+        for d in module.decls:
+            if isinstance(d, (A.ImportDecl, A.ExtendsDecl)):
+                sub = self._include(d, base_dir)
+                if sub is None:
+                    continue
+                for sd in sub.decls:
+                    key = (type(sd).__name__, getattr(sd, "name", None))
+                    if key in overridden or (isinstance(d, A.ExtendsDecl) and isinstance(sd, A.GameDecl)
+                                             and any(isinstance(x, A.GameDecl) for x in module.decls)):
+                        continue
+                    decls.append(sd)
+        self.chain.pop()
+        own = [d for d in module.decls if not isinstance(d, (A.ImportDecl, A.ExtendsDecl))]
+        return A.Module(module.span, tuple(decls + own))
+
+    def _include(self, d: A.ImportDecl | A.ExtendsDecl, base_dir: Path) -> A.Module | None:
+        """The module `d` names, its own includes spliced in; None when there is nothing to add."""
+        sink, rule = self.sink, "extends" if isinstance(d, A.ExtendsDecl) else "import"
+        if self.stopped:
+            return None
+        # The name is checked before anything is resolved or read: `import "secrets.env"` must
+        # not show a single line of that file as a syntax error.
+        if not d.path.endswith(RULES_SUFFIX) or Path(d.path).name == RULES_SUFFIX:
+            sink.error("E0907", f"'{rule}' takes a .cards rules file, not '{d.path}'", d.span,
+                       f"{rule} a file whose name ends in .cards", _CHECKS_WAIT)
+            return None
+        if len(self.chain) > MAX_INCLUDE_DEPTH:
+            sink.error("E0904", f"files include each other more than {MAX_INCLUDE_DEPTH} levels deep "
+                                "(MAX_INCLUDE_DEPTH)", d.span,
+                       "include the deepest files from a file higher up", _CHECKS_WAIT)
+            return None
+        try:
+            target = (base_dir / d.path).resolve()
+        except (OSError, ValueError, RuntimeError) as exc:     # a NUL in the name, a link loop
+            sink.error("E0901", f"cannot read '{d.path}': {getattr(exc, 'strerror', None) or exc}",
+                       d.span, "check the file name and path", _CHECKS_WAIT)
+            return None
         if base_dir not in target.parents:
             sink.error("E0905", f"'{d.path}' is outside this game's folder", d.span,
-                       "a game may only extend or import files in its own folder or below")
-            continue
-        src = _read(str(target), sink, d.span)
-        if src is None:
-            continue
-        sources[src.path] = src
+                       "a game may only extend or import files in its own folder or below", _CHECKS_WAIT)
+            return None
+        if target.suffix != RULES_SUFFIX:          # a link named x.cards to another file
+            sink.error("E0907", f"'{rule}' takes a .cards rules file, but '{d.path}' leads to "
+                                f"'{target.name}'", d.span,
+                       f"{rule} a file whose name ends in .cards", _CHECKS_WAIT)
+            return None
+        if target in self.chain:
+            cycle = self.chain[self.chain.index(target):] + [target]
+            names = " → ".join(os.path.relpath(p, self.chain[0].parent) for p in cycle)
+            message = (f"this file {'extends' if rule == 'extends' else 'imports'} itself" if len(cycle) == 2
+                       else f"files include each other in a cycle: {names}")
+            sink.error("E0909", message, d.span,
+                       f"remove this '{rule}', or the one that leads back to this file", _CHECKS_WAIT)
+            return None
+        if target in self.seen:
+            return None     # already included once (two files import the same library)
+        if self.files >= MAX_INCLUDED_FILES:
+            self.stopped = True
+            sink.error("E0910", f"this game reads more than {MAX_INCLUDED_FILES} files "
+                                "(MAX_INCLUDED_FILES)", d.span,
+                       "merge small files into larger ones", _CHECKS_WAIT)
+            return None
+        self.files += 1
+        self.seen.add(target)
+        read = _read(str(target), sink, d.span, d.path)
+        if read is None:
+            return None
+        src, size = read
+        self.total_bytes += size
+        if self.total_bytes > MAX_TOTAL_BYTES:
+            self.stopped = True
+            sink.error("E0911", f"with '{d.path}' this game's files add up to more than "
+                                f"{MAX_TOTAL_BYTES:,} bytes (MAX_TOTAL_BYTES)", d.span,
+                       "a game's files together must stay under this size", _CHECKS_WAIT)
+            return None
+        src = Source(src.path, normalise_line_ends(src.text))
+        self.sources[src.path] = src
         sub = _module(src, sink)
         if sub is None:
-            continue
-        sub = _include(src.path, sub, sources, sink, depth + 1)
-        for sd in sub.decls:
-            key = (type(sd).__name__, getattr(sd, "name", None))
-            if key in overridden or (isinstance(d, A.ExtendsDecl) and isinstance(sd, A.GameDecl)
-                                     and any(isinstance(x, A.GameDecl) for x in module.decls)):
-                continue
-            decls.append(sd)
-    own = [d for d in module.decls if not isinstance(d, (A.ImportDecl, A.ExtendsDecl))]
-    return A.Module(module.span, tuple(decls + own))
+            return None
+        return self.splice(target, sub)
+
+
+def _sorted(items: list[Diagnostic], root: str) -> list[Diagnostic]:
+    """The game's own file first, then the others by path; each by position."""
+    items.sort(key=lambda d: (d.span.path != root, d.span.path, d.span.line, d.span.column))
+    return items
 
 
 def check_source(source: Source, sink: DiagnosticSink | None = None) -> tuple[Game | None, list[Diagnostic], dict]:
     sink = sink or DiagnosticSink()
+    source = Source(source.path, normalise_line_ends(source.text))
     sources = {source.path: source}
     try:
+        size = len(source.text.encode("utf-8", "surrogatepass"))
+        if size > MAX_FILE_BYTES:       # text handed in directly (load_text) was not read by _read
+            sink.error("E0902", f"this text is larger than {MAX_FILE_BYTES:,} bytes, the most one "
+                                "rules file may have (MAX_FILE_BYTES)", Span(source.path, 1, 1, 1, 2),
+                       "split it into several files joined with import")
+            return None, sink.items, sources
         module = _module(source, sink)
         if module is None:
             return None, sink.items, sources
-        module = _include(source.path, module, sources, sink, 0)
+        includes = _Includes(sink, sources, total_bytes=size)
+        root = Path(source.path).resolve()
+        includes.seen.add(root)
+        module = includes.splice(root, module)
+        if sink.has_errors:
+            # A file that could not be read or parsed, or a literal over a bound: the check
+            # passes would only add follow-on errors (every name a missing file declares).
+            return None, _sorted(sink.items, source.path), sources
         decls = declarations(module, sink)
         card_defs = cards(decls, sink)
         bodies(decls, sink)
@@ -109,7 +248,7 @@ def check_source(source: Source, sink: DiagnosticSink | None = None) -> tuple[Ga
         sink.error("E0900", f"cardsmith could not check this file (internal error: {type(exc).__name__}: {exc})",
                    Span(source.path, 1, 1, 1, 2), "please report this, with the file, to the cardsmith developers")
         return None, sink.items, sources
-    sink.items.sort(key=lambda d: (d.span.path != source.path, d.span.path, d.span.line, d.span.column))
+    _sorted(sink.items, source.path)
     if sink.has_errors:
         return None, sink.items, sources
     g = decls.game
@@ -121,20 +260,20 @@ def check_source(source: Source, sink: DiagnosticSink | None = None) -> tuple[Ga
 def check_file(path: str) -> tuple[list[Diagnostic], dict]:
     """Every diagnostic of the file at `path` (and the sources to render them with)."""
     sink = DiagnosticSink()
-    src = _read(path, sink, None)
-    if src is None:
+    read = _read(path, sink, None)
+    if read is None:
         return sink.items, {}
-    _, diags, sources = check_source(src, sink)
+    _, diags, sources = check_source(read[0], sink)
     return diags, sources
 
 
 def load_game(path: str, *, fail_fast: bool = False) -> Game:
     """The checked Game of the file at `path`; raises CardsmithError with every diagnostic."""
     sink = DiagnosticSink(fail_fast=fail_fast)
-    src = _read(path, sink, None)
-    if src is None:
+    read = _read(path, sink, None)
+    if read is None:
         raise CardsmithError(sink.items, {})
-    game, diags, sources = check_source(src, sink)
+    game, diags, sources = check_source(read[0], sink)
     if game is None:
         raise CardsmithError(diags, sources)
     return game

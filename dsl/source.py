@@ -12,9 +12,23 @@ class Source:
     text: str
 
     def line(self, number: int) -> str:
-        """The 1-based line `number`, without its newline ('' past the end)."""
-        lines = self.text.splitlines()
+        """The 1-based line `number`, without its newline ('' past the end).
+
+        Only '\\n' ends a line, as for the parser (Lark): `splitlines()` would also split at
+        '\\f', '\\v', U+2028 and friends and point a diagnostic at the wrong line.
+        """
+        lines = self.text.split("\n")
         return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
+def normalise_line_ends(text: str) -> str:
+    """`text` with CRLF and lone CR line ends turned into LF.
+
+    A file saved with old Mac line ends (CR only) would otherwise be one long line to the
+    parser. Each line end stays one character (CRLF loses the CR, at the end of its line), so
+    every line and column before it is unchanged.
+    """
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,6 +75,7 @@ TABLE: tuple[Problem, ...] = (
                 'setup:\n    say "hello\n',
                 'event start "The game begins\n',
                 'rule "Dealing":\n    """Deal seven cards.\n',
+                '"""A game for two.\n\ngame "Duel":\n    players: 2 to 2\n',
             ), by_state=False),
     Problem("E0004", "'move' needs 'to' and a place: move <cards> to <zone>",
             "for example:  move top card of your deck to your hand", (
@@ -260,6 +261,9 @@ def _explain(error, here: "_Text", parse_example, open_brackets, parser) -> Diag
         return _diagnostic(INTERNAL, here.end_of_file(), found=type(error).__name__)
 
     token = error.token
+    if _unclosed_triple_quote(token, here):
+        span = here.span(token.line, token.column, len(here.line(token.line).rstrip()) + 1)
+        return _diagnostic(PROBLEMS["E0003"], span, hint='close it with """')
     expected = _expected(error)
     words = _describe_expected(expected, parser)
     if open_brackets and (token.type in ("$END", "_DEDENT", "_INDENT")
@@ -288,6 +292,17 @@ def _explain(error, here: "_Text", parse_example, open_brackets, parser) -> Diag
                "_DEDENT": "this block ends too early"}.get(token.type)
     return _diagnostic(PROBLEMS["E0019"], span, found=_describe_token(token), expected=words,
                        message=message)
+
+
+def _unclosed_triple_quote(token: Token, here: "_Text") -> bool:
+    """Is `token` the start of a triple quote that is never closed?
+
+    A closed triple-quoted text is one STRING token; an unclosed one is lexed as the empty
+    text "" followed by a third quote. Where no text may stand (before a declaration) the
+    parser fails on that "" and would report it as a word that cannot start a declaration."""
+    end = getattr(token, "end_pos", None)
+    return (token.type == "STRING" and str(token) == '""' and end is not None
+            and here.text[end:end + 1] == '"')
 
 
 def _match(error: UnexpectedInput, parse_example) -> str | None:

@@ -10,7 +10,13 @@ from bisect import bisect_right
 from lark import Token, Transformer, Tree, v_args
 
 from . import ast as A
+from .bounds import MAX_NUMBER, MAX_PLAYERS, MAX_STRING_LENGTH
+from .diagnostics import CardsmithError, Diagnostic
 from .source import Span
+
+# More digits than this can only be over MAX_NUMBER: such a literal is refused before int()
+# sees it (Python refuses to convert more than 4,300 digits, and a long one is slow).
+_MAX_DIGITS = len(str(MAX_NUMBER))
 
 
 def unquote(raw: str) -> str:
@@ -42,6 +48,7 @@ class ToAst(Transformer):
     def __init__(self, path: str, text: str | None = None):
         super().__init__(visit_tokens=False)
         self.path = path
+        self.problems: list[Diagnostic] = []     # literals over a bound (dsl/bounds.py)
         self._src = text
         self._starts = None
         if text is not None:
@@ -65,13 +72,53 @@ class ToAst(Transformer):
         return Span(self.path, tok.line, tok.column, tok.end_line or tok.line,
                     tok.end_column or tok.column + len(tok))
 
+    # ----------------------------------------------------------------- literals and their bounds
+    def _int(self, tok: Token) -> int:
+        """The value of an INT token, at most MAX_NUMBER (a larger one is reported)."""
+        digits = str(tok).lstrip("0") or "0"
+        if len(digits) <= _MAX_DIGITS and int(digits) <= MAX_NUMBER:
+            return int(digits)
+        shown = digits if len(digits) <= 24 else f"this {len(digits):,}-digit number"
+        self.problems.append(Diagnostic(
+            "E0108", f"{shown} is larger than the largest number a file may hold, "
+                     f"{MAX_NUMBER:,} (MAX_NUMBER)", self._tok_span(tok),
+            "use a smaller number"))
+        return MAX_NUMBER
+
+    def _text(self, tok: Token) -> str:
+        """The value of a STRING token, at most MAX_STRING_LENGTH characters long."""
+        value = unquote(str(tok))
+        if len(value) > MAX_STRING_LENGTH:
+            self.problems.append(Diagnostic(
+                "E0109", f"this text is {len(value):,} characters long; a text in a file may have "
+                         f"at most {MAX_STRING_LENGTH:,} (MAX_STRING_LENGTH)", self._tok_span(tok),
+                "shorten it, or split it into several texts"))
+            return value[:MAX_STRING_LENGTH]
+        return value
+
+    def _long_name(self, tok: Token) -> None:
+        self.problems.append(Diagnostic(
+            "E0109", f"this name is {len(tok):,} characters long; a name may have at most "
+                     f"{MAX_STRING_LENGTH:,} (MAX_STRING_LENGTH)", self._tok_span(tok),
+            "use a shorter name"))
+
+    def _players(self, tok: Token) -> int:
+        """A number of players (`players: 2 to N`, `with N players`), at most MAX_PLAYERS."""
+        reported = len(self.problems)
+        value = self._int(tok)
+        if value > MAX_PLAYERS and len(self.problems) == reported:   # one error per number
+            self.problems.append(Diagnostic(
+                "E0110", f"{value:,} players is more than a game may have, {MAX_PLAYERS:,} "
+                         "(MAX_PLAYERS)", self._tok_span(tok),
+                f"write a number of players from 1 to {MAX_PLAYERS}"))
+        return value
+
     @staticmethod
     def _names(children) -> list[str]:
         return [str(c) for c in children if _is_tok(c, "NAME")]
 
-    @staticmethod
-    def _strings(children) -> list[str]:
-        return [unquote(str(c)) for c in children if _is_tok(c, "STRING")]
+    def _strings(self, children) -> list[str]:
+        return [self._text(c) for c in children if _is_tok(c, "STRING")]
 
     @staticmethod
     def _docs(children) -> tuple[str, ...]:
@@ -83,7 +130,7 @@ class ToAst(Transformer):
 
     # ----------------------------------------------------------------- metadata
     def game_decl(self, meta, ch):
-        title = unquote(str(ch[0]))
+        title = self._text(ch[0])
         lo = hi = 0
         summary = source = ""
         docs = []
@@ -99,31 +146,31 @@ class ToAst(Transformer):
         return A.GameDecl(self._span(meta), title, lo, hi, summary, source, tuple(docs))
 
     def players_item(self, meta, ch):
-        return ("players", int(ch[0]), int(ch[1]))
+        return ("players", self._players(ch[0]), self._players(ch[1]))
 
     def summary_item(self, meta, ch):
-        return ("summary", unquote(str(ch[0])))
+        return ("summary", self._text(ch[0]))
 
     def source_item(self, meta, ch):
-        return ("source", unquote(str(ch[0])))
+        return ("source", self._text(ch[0]))
 
     def doc_item(self, meta, ch):
-        return A.DocItem(self._span(meta), unquote(str(ch[0])))
+        return A.DocItem(self._span(meta), self._text(ch[0]))
 
     def import_decl(self, meta, ch):
-        return A.ImportDecl(self._span(meta), unquote(str(ch[0])))
+        return A.ImportDecl(self._span(meta), self._text(ch[0]))
 
     def extends_decl(self, meta, ch):
-        return A.ExtendsDecl(self._span(meta), unquote(str(ch[0])))
+        return A.ExtendsDecl(self._span(meta), self._text(ch[0]))
 
     def override_decl(self, meta, ch):
         return A.OverrideDecl(self._span(meta), ch[0])
 
     def prose_decl(self, meta, ch):
-        return A.ProseDecl(self._span(meta), unquote(str(ch[0])), self._docs(ch[1:]))
+        return A.ProseDecl(self._span(meta), self._text(ch[0]), self._docs(ch[1:]))
 
     def note_decl(self, meta, ch):
-        return A.NoteDecl(self._span(meta), unquote(str(ch[0])))
+        return A.NoteDecl(self._span(meta), self._text(ch[0]))
 
     # ----------------------------------------------------------------- declarations
     def enum_decl(self, meta, ch):
@@ -170,10 +217,10 @@ class ToAst(Transformer):
         return A.FieldDecl(self._span(meta), name, type_ref, default, lo, hi, tuple(docs))
 
     def at_least(self, meta, ch):
-        return ("at_least", int(ch[0]))
+        return ("at_least", self._int(ch[0]))
 
     def at_most(self, meta, ch):
-        return ("at_most", int(ch[0]))
+        return ("at_most", self._int(ch[0]))
 
     def named_type(self, meta, ch):
         return A.TypeRef(self._span(meta), str(ch[0]))
@@ -186,7 +233,7 @@ class ToAst(Transformer):
         per_player, ordered, visibility, capacity, doc = False, True, "public", None, None
         for item in ch[1:]:
             if _is_tok(item, "STRING"):
-                doc = unquote(str(item))
+                doc = self._text(item)
                 continue
             words = [str(t) for t in item]
             if words[:2] == ["per", "player"]:
@@ -202,7 +249,7 @@ class ToAst(Transformer):
             elif words == ["owner", "only"]:
                 visibility = "owner"
             elif words[:2] == ["at", "most"]:
-                capacity = int(words[2])
+                capacity = self._int(item[2])
         return A.ZoneDecl(self._span(meta), name, per_player, ordered, visibility, capacity, doc)
 
     def zone_prop(self, meta, ch):
@@ -224,7 +271,7 @@ class ToAst(Transformer):
         return ch[0] if ch else None
 
     def card_decl(self, meta, ch):
-        name = unquote(str(ch[0]))
+        name = self._text(ch[0])
         type_name, zone = str(ch[1]), ch[2]
         items = ch[3:]
         return A.CardDecl(
@@ -280,7 +327,7 @@ class ToAst(Transformer):
         acts = []
         for item in ch[1:-1]:
             acts.extend(item if isinstance(item, list) else [item])
-        return A.Activated(self._span(meta), unquote(str(ch[0])), tuple(acts), ch[-1])
+        return A.Activated(self._span(meta), self._text(ch[0]), tuple(acts), ch[-1])
 
     def act_from(self, meta, ch):
         return A.Activation(self._span(meta), "from", name=str(ch[0]))
@@ -327,7 +374,7 @@ class ToAst(Transformer):
         return A.SetupDecl(self._span(meta), ch[0])
 
     def round_decl(self, meta, ch):
-        return A.RoundDecl(self._span(meta), unquote(str(ch[0])), ch[1])
+        return A.RoundDecl(self._span(meta), self._text(ch[0]), ch[1])
 
     def end_check_decl(self, meta, ch):
         return A.EndCheckDecl(self._span(meta), ch[0], ch[1])
@@ -352,7 +399,7 @@ class ToAst(Transformer):
                 after = item[1]
             elif isinstance(item, tuple) and item and item[0] == "order":
                 order = item[1]
-        return A.WindowDecl(self._span(meta), unquote(str(ch[0])), after, order, self._docs(ch[1:]))
+        return A.WindowDecl(self._span(meta), self._text(ch[0]), after, order, self._docs(ch[1:]))
 
     def window_when(self, meta, ch):
         return ("after", tuple(self._names(ch)))
@@ -361,11 +408,11 @@ class ToAst(Transformer):
         return ("order", ch[0])
 
     def stack_decl(self, meta, ch):
-        return A.StackDecl(self._span(meta), unquote(str(ch[0])), self._docs(ch[1:]))
+        return A.StackDecl(self._span(meta), self._text(ch[0]), self._docs(ch[1:]))
 
     def scenario_decl(self, meta, ch):
-        players = int(ch[1]) if len(ch) == 3 else None
-        return A.ScenarioDecl(self._span(meta), unquote(str(ch[0])), players, ch[-1])
+        players = self._players(ch[1]) if len(ch) == 3 else None
+        return A.ScenarioDecl(self._span(meta), self._text(ch[0]), players, ch[-1])
 
     # ----------------------------------------------------------------- statements
     def block(self, meta, ch):
@@ -416,7 +463,7 @@ class ToAst(Transformer):
         return A.LetStmt(self._span(meta), str(ch[0]), ch[1])
 
     def choose_stmt(self, meta, ch):
-        prompt = unquote(str(ch[3])) if len(ch) > 3 else None
+        prompt = self._text(ch[3]) if len(ch) > 3 else None
         return A.ChooseStmt(self._span(meta), ch[0], str(ch[1]), ch[2], prompt)
 
     def announce_stmt(self, meta, ch):
@@ -452,7 +499,7 @@ class ToAst(Transformer):
         return A.NegateStmt(self._span(meta), ch[0])
 
     def skip_stmt(self, meta, ch):
-        return A.SkipStmt(self._span(meta), unquote(str(ch[0])))
+        return A.SkipStmt(self._span(meta), self._text(ch[0]))
 
     def expect_stmt(self, meta, ch):
         return A.ExpectStmt(self._span(meta), ch[0])
@@ -461,13 +508,13 @@ class ToAst(Transformer):
         return A.GiveStmt(self._span(meta), ch[0], ch[1])
 
     def log_stmt(self, meta, ch):
-        return A.SayStmt(self._span(meta), unquote(str(ch[0])))
+        return A.SayStmt(self._span(meta), self._text(ch[0]))
 
     def play_setup(self, meta, ch):
         return A.PlayStmt(self._span(meta), "setup")
 
     def play_rounds(self, meta, ch):
-        return A.PlayStmt(self._span(meta), "rounds", int(ch[0]))
+        return A.PlayStmt(self._span(meta), "rounds", self._int(ch[0]))
 
     def play_until(self, meta, ch):
         return A.PlayStmt(self._span(meta), "until", 0, ch[0])
@@ -508,22 +555,22 @@ class ToAst(Transformer):
         return A.TimesStmt(self._span(meta), ch[0], ch[1])
 
     def step_stmt(self, meta, ch):
-        return A.StepStmt(self._span(meta), "step", unquote(str(ch[0])), ch[1])
+        return A.StepStmt(self._span(meta), "step", self._text(ch[0]), ch[1])
 
     def phase_stmt(self, meta, ch):
-        return A.StepStmt(self._span(meta), "phase", unquote(str(ch[0])), ch[1])
+        return A.StepStmt(self._span(meta), "phase", self._text(ch[0]), ch[1])
 
     def turn_stmt(self, meta, ch):
         return A.TurnStmt(self._span(meta), ch[0], ch[1])
 
     def may_stmt(self, meta, ch):
-        return A.MayStmt(self._span(meta), ch[0], unquote(str(ch[1])), ch[2])
+        return A.MayStmt(self._span(meta), ch[0], self._text(ch[1]), ch[2])
 
     def take_actions_stmt(self, meta, ch):
         return A.TakeActionsStmt(self._span(meta), ch[0])
 
     def secret_stmt(self, meta, ch):
-        prompt = unquote(str(ch[3])) if len(ch) == 5 else None
+        prompt = self._text(ch[3]) if len(ch) == 5 else None
         return A.SecretStmt(self._span(meta), ch[0], str(ch[1]), ch[2], prompt, ch[-1])
 
     # ----------------------------------------------------------------- expressions
@@ -610,13 +657,13 @@ class ToAst(Transformer):
         return A.TopCards(self._span(meta), ch[0], ch[1], ch[2])
 
     def number(self, meta, ch):
-        return A.Num(self._span(meta), int(ch[0]))
+        return A.Num(self._span(meta), self._int(ch[0]))
 
     def neg_number(self, meta, ch):
-        return A.Num(self._span(meta), -int(ch[0]))
+        return A.Num(self._span(meta), -self._int(ch[0]))
 
     def text(self, meta, ch):
-        return A.Text(self._span(meta), unquote(str(ch[0])))
+        return A.Text(self._span(meta), self._text(ch[0]))
 
     def yes(self, meta, ch):
         return A.Bool(self._span(meta), True)
@@ -647,7 +694,7 @@ class ToAst(Transformer):
         return A.WinnersExpr(self._span(meta))
 
     def seat_player(self, meta, ch):
-        return A.SeatPlayer(self._span(meta), int(ch[0]))
+        return A.SeatPlayer(self._span(meta), self._int(ch[0]))
 
     def you(self, meta, ch):
         return A.You(self._span(meta))
@@ -669,6 +716,22 @@ class ToAst(Transformer):
         raise NotImplementedError(f"no AST conversion for grammar rule '{data}'")
 
 
-def to_ast(tree: Tree, path: str, text: str | None = None) -> A.Module:
-    """Convert a parse tree of `path` (whose source is `text`) into an `ast.Module`."""
-    return ToAst(path, text).transform(tree)
+def to_ast(tree: Tree, path: str, text: str | None = None,
+           diagnostics: list[Diagnostic] | None = None) -> A.Module:
+    """Convert a parse tree of `path` (whose source is `text`) into an `ast.Module`.
+
+    A literal over a bound of dsl/bounds.py (a number, a text, a name, a number of players) is
+    a located diagnostic: appended to `diagnostics` when given (the module is then built with
+    the value cut to its bound, and should not be checked further), else raised as a
+    CardsmithError.
+    """
+    converter = ToAst(path, text)
+    for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME"
+                                and len(v) > MAX_STRING_LENGTH):
+        converter._long_name(tok)
+    module = converter.transform(tree)
+    if diagnostics is not None:
+        diagnostics.extend(converter.problems)
+    elif converter.problems:
+        raise CardsmithError(converter.problems)
+    return module

@@ -8,6 +8,7 @@ against its field's type and bounds.
 from __future__ import annotations
 
 from .. import ast as A
+from ..bounds import MAX_CARD_COPIES, MAX_CARDS
 from ..diagnostics import DiagnosticSink
 from ..model import CardDef, Declarations
 from ..types import suggest
@@ -100,6 +101,17 @@ def _bound(abilities, uses, d: Declarations, sink: DiagnosticSink) -> tuple:
 def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
     out: list[CardDef] = []
     type_bound = {name: _bound(ct.abilities, ct.keywords, d, sink) for name, ct in d.card_types.items()}
+    full = False    # MAX_CARDS reached: no more cards are built (once reported)
+
+    def room_for(count: int, span) -> bool:
+        """Can `count` more cards be built? The first row or card past MAX_CARDS is reported."""
+        nonlocal full
+        if not full and len(out) + count > MAX_CARDS:
+            sink.error("E0509", f"with these cards the game has {len(out) + count:,} cards, more than "
+                                f"the {MAX_CARDS:,} a game may have (MAX_CARDS)", span,
+                       "use fewer copies, or fewer cards")
+            full = True
+        return not full
 
     def check_zone(zone: str, span) -> None:
         zd = d.zones.get(zone)
@@ -139,12 +151,20 @@ def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
                     copies = cell.value if isinstance(cell, A.Num) else 1
                     if not isinstance(cell, A.Num) or cell.value < 1:
                         sink.error("E0501", "copies must be a number of at least 1", row.span, None)
+                    elif copies > MAX_CARD_COPIES:
+                        # Checked before any copy is built: a huge count must not hang the check.
+                        sink.error("E0508", f"{copies:,} copies is more than one card may have, "
+                                            f"{MAX_CARD_COPIES:,} (MAX_CARD_COPIES)", cell.span,
+                                   f"write a number of copies from 1 to {MAX_CARD_COPIES:,}")
+                        copies = 0
                 elif col in fields and cell is not None:
                     values[col] = literal(cell, fields[col], d, sink, f"field '{col}'")
             for fname, fd in fields.items():
                 if values[fname] is None and fd.default is None and fd.type.name == "number":
                     sink.error("E0507", f"card '{name}' has no value for '{fname}'", row.span,
                                f"fill in its '{fname}' cell or give the field a default")
+            if copies > 0 and not room_for(copies, row.span):
+                continue
             for _ in range(copies):
                 out.append(CardDef(len(out), str(name), ct.name, table.zone, dict(values), ct.abilities, row.span,
                                    type_bound[ct.name]))
@@ -162,6 +182,8 @@ def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
                 sink.error("E0204", f"'{cd.type_name}' has no field '{fv.name}'", fv.span, suggest(fv.name, fields))
                 continue
             values[fv.name] = literal(fv.value, fields[fv.name], d, sink, f"field '{fv.name}'")
+        if not room_for(1, cd.span):
+            continue
         out.append(CardDef(len(out), cd.name, ct.name, cd.zone, values, ct.abilities + cd.abilities, cd.span,
                            type_bound[ct.name] + _bound(cd.abilities, cd.keywords, d, sink)))
     return out
