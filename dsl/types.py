@@ -352,13 +352,21 @@ class Typer:
                         f"write just '{e.name}'")
         return list_of(ZONE)
 
+    def _want_one_zone(self, e, sc, what: str):
+        """`top card of` / `top 2 cards of` look into one zone: `every hand` has no one top."""
+        if self.infer(e, sc) == list_of(ZONE):
+            self.report("E0403", f"'{what}' looks into one zone, but this is a list of zones", e.span,
+                        "name one player's zone (top card of p's hand), or take cards in every ... where ...")
+        else:
+            self._want_zone(e, sc)
+
     def t_TopCard(self, e, sc):
-        self._want_zone(e.zone, sc)
+        self._want_one_zone(e.zone, sc, f"{e.place} card of")
         return CARD
 
     def t_TopCards(self, e, sc):
         self.want(e.count, NUMBER, sc)
-        self._want_zone(e.zone, sc)
+        self._want_one_zone(e.zone, sc, f"{e.place} N cards of")
         return list_of(CARD)
 
     def t_ActivePlayer(self, e, sc):
@@ -460,7 +468,10 @@ class Typer:
 
     def t_IsEmpty(self, e, sc):
         t = self.infer(e.operand, sc)
-        if not (is_list(t) or t in (ZONE, ANY)):
+        if t == list_of(ZONE):      # `every hand is empty` would ask whether there are no hands
+            self.report("E0407", "a list of zones is never empty: say which cards", e.span,
+                        "write: (cards in every hand) is empty")
+        elif not (is_list(t) or t in (ZONE, ANY)):
             self.report("E0407", f"only a zone or a collection can be empty, but this is {show(t)}", e.span, None)
         return FLAG
 

@@ -58,6 +58,17 @@ def no_zone(span) -> RuleError:
                      "check it first: if ... is not none:")
 
 
+def no_collection(span) -> RuleError:
+    return RuleError("there is no collection here: this is none", span,
+                     "a list attribute never set, or first/highest of an empty collection; "
+                     "check it first: if ... is not none:")
+
+
+# Expressions whose value is always a list (never none): their readers need no check
+_ALWAYS_LISTS = (A.CardsIn, A.WhereExpr, A.ExprMap, A.PlayersExpr, A.AllPlayers, A.WinnersExpr,
+                 A.StackExpr, A.Opponents, A.ListExpr, A.EveryZone, A.TopCards)
+
+
 def _with_it(env, key, value, fn, m):
     saved = env.get(key, _MISSING)
     env[key] = value
@@ -82,6 +93,21 @@ class ExprCompiler:
 
     def compile(self, e, sc: Scope):
         return getattr(self, "x_" + type(e).__name__)(e, sc)
+
+    def collection(self, e, sc: Scope):
+        """fn(m, env) -> the list `e` is; a value that turns out to be none (a list attribute
+        never set, `first` of a list of lists that is empty) stops the game with E0802."""
+        fn = self.compile(e, sc)
+        if isinstance(e, _ALWAYS_LISTS) or (isinstance(e, A.Call) and e.name == "clockwise_from"):
+            return fn
+        span = e.span
+
+        def checked(m, env):
+            xs = fn(m, env)
+            if xs is None:
+                raise no_collection(span)
+            return xs
+        return checked
 
     # Most operands are a local name or a literal. Parents read those straight from env or
     # as a constant instead of calling a closure for them: a call is most of an op's cost.
@@ -146,8 +172,11 @@ class ExprCompiler:
 
     # ------------------------------------------------------------------ calls
     def x_Call(self, e, sc):
-        args = [self.compile(a, sc) for a in e.args]
         name = e.name
+        if name in ("count", "sum", "highest", "lowest", "first", "any") and len(e.args) == 1:
+            args = [self.collection(e.args[0], sc)]
+        else:
+            args = [self.compile(a, sc) for a in e.args]
         if name == "count":
             if isinstance(e.args[0], A.CardsIn):        # count the zone without copying it
                 zone = e.args[0].zone
@@ -312,7 +341,7 @@ class ExprCompiler:
 
     def x_FieldOf(self, e, sc):
         t = self.type_of(e.obj, sc)
-        obj = self.compile(e.obj, sc)
+        obj = self.collection(e.obj, sc) if is_list(t) else self.compile(e.obj, sc)
         if is_list(t):
             one = self._possessive(None, t[1], e.name, "$of")
 
@@ -466,7 +495,7 @@ class ExprCompiler:
     # ------------------------------------------------------------------ collections
     def x_WhereExpr(self, e, sc):
         t = self.type_of(e.coll, sc)
-        coll = self.compile(e.coll, sc)
+        coll = self.collection(e.coll, sc)
         cond = self.compile(e.cond, sc.child(it_type=t[1] if is_list(t) else ANY))
 
         def where(m, env):
@@ -485,7 +514,7 @@ class ExprCompiler:
 
     def x_ExprMap(self, e, sc):
         t = self.type_of(e.coll, sc)
-        coll = self.compile(e.coll, sc)
+        coll = self.collection(e.coll, sc)
         inner = sc.child()
         inner.locals[e.name] = t[1] if is_list(t) else ANY
         fn = self.compile(e.expr, inner)
@@ -581,7 +610,8 @@ class ExprCompiler:
             item, neg = self.compile(e.item, sc), e.negated
             return lambda m, env: (item(m, env) in m.stacked_cards()) != neg
         t = self.type_of(e.coll, sc)
-        item, coll = self.compile(e.item, sc), self.compile(e.coll, sc)
+        item = self.compile(e.item, sc)
+        coll = self.compile(e.coll, sc) if t == ZONE else self.collection(e.coll, sc)
         neg = e.negated
         if t == ZONE or isinstance(e.coll, A.CardsIn) and self.type_of(e.coll.zone, sc) == ZONE:
             h = self.held(e.coll if t == ZONE else e.coll.zone, sc)   # look in the zone without copying it

@@ -423,7 +423,7 @@ class StmtCompiler:
             box[0] = end
 
     def s_ForStmt(self, s, ctx):
-        coll = self.cx(s.coll, ctx)
+        coll = self.x.collection(s.coll, ctx.sc)
         t = self.x.type_of(s.coll, ctx.sc)
         ctx.sc.locals[s.name] = t[1] if is_list(t) else ANY
         cond = self.cx(s.cond, ctx) if s.cond is not None else None
@@ -530,7 +530,7 @@ class StmtCompiler:
     def s_SecretStmt(self, s, ctx):
         """Every player in turn makes a secret choice (seeing only their own view, and no other
         player's pick); then the body runs once per player with `you` and the choice bound."""
-        players, options = self.cx(s.players, ctx), self.cx(s.options, ctx)
+        players, options = self.x.collection(s.players, ctx.sc), self.cx(s.options, ctx)
         t = self.x.type_of(s.options, ctx.sc.child(locals={**ctx.sc.locals}))
         ctx.sc.locals[s.name] = t[1] if is_list(t) else ANY
         kind = t[1] if is_list(t) else ANY

@@ -19,6 +19,7 @@ HEAD = '''game "Soundness":
 player has:
     life: number = 20
     pal: player = none
+    seen: list of card
 
 game has:
     n: number = 0
@@ -151,6 +152,10 @@ RUNTIME_NONE = [
     ("top card of no zone", "    move top card of spot to pile\n", "no zone here"),
     ("nobody's attribute changed", "    add 1 to seat 1's pal's life\n", "no player here"),
     ("no card's field changed", "    add 1 to (top card of pile).power\n", "no card here"),
+    ("list attribute never set", "    for each c in seat 1's seen:\n        say \"c\"\n", "no collection here"),
+    ("list attribute counted", "    set n to count(seat 1's seen)\n", "no collection here"),
+    ("filtered", "    set n to count(seat 1's seen where it is a Unit)\n", "no collection here"),
+    ("looked in", "    if top card of box is in seat 1's seen:\n        say \"x\"\n", "no collection here"),
 ]
 
 
@@ -159,6 +164,22 @@ def test_none_met_while_playing_stops_the_game_at_the_rule(what, stmt, words):
     d = aborted(f'setup:\n    say "x"\n\nround "R":\n{stmt}    seat 1 wins\n')
     assert d.code == "E0802" and words in d.message, (d.code, d.message)
     assert d.span.line - HEAD_LINES == 5
+
+
+OTHER_HOLES = [
+    ("top card of many zones", "    move top card of every hand to pile\n", "E0403"),
+    ("top cards of many zones", "    move top 2 cards of every hand to pile\n", "E0403"),
+    ("many zones empty", "    if every hand is empty:\n        say \"x\"\n", "E0407"),
+    ("counter a number", "    counter 3\n", "E0409"),
+    ("negate a player", "    negate seat 2\n", "E0409"),
+]
+
+
+@pytest.mark.parametrize("what, stmt, code", OTHER_HOLES, ids=[c[0] for c in OTHER_HOLES])
+def test_other_statements_that_used_to_fail_while_playing(what, stmt, code):
+    """`top card of every hand` (a list of zones has no top), `every hand is empty` (always
+    no), `counter 3` (card 3's stack item, or an IndexError): now checker errors."""
+    the_error(f'setup:\n    say "x"\n\nround "R":\n{stmt}    seat 1 wins\n', code, 5)
 
 
 def test_none_read_through_is_none_and_nobody_is_asked():

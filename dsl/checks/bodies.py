@@ -316,7 +316,7 @@ class BodyChecker:
         self.bind(s.name, list_of(list_of(TEXT)), s.span, sc)
 
     def s_CounterStmt(self, s, sc):
-        self.expr(s.target, sc)
+        self._cards(s.target, sc)       # a stack item is found by its card
 
     s_NegateStmt = s_CounterStmt
 
