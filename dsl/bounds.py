@@ -46,6 +46,7 @@ BOUNDS: tuple[Bound, ...] = (
     Bound("MAX_RUNTIME_STRING", 100_000, "characters", "length of a text computed while playing"),
     Bound("MAX_LOG_BYTES", 50_000_000, "bytes", "size of one game's explained log",
           "play with the log off (`simulate` does), or `--max-steps` to stop sooner"),
+    Bound("MAX_ANSWER_CHARS", 1_000, "characters", "one answer typed at `play --agent human` (a longer line is asked again)"),
     # --- publishing (dsl/publish/) ---
     Bound("GRAPHVIZ_SECONDS", 60, "seconds", "time Graphviz may take to lay out one diagram"),
     Bound("MAX_DIAGRAM_NODES", 2_000, "boxes", "boxes in one diagram; a larger one is left out of the rulebook with a note"),
@@ -79,6 +80,7 @@ MAX_DICE_PER_ROLL = int(bound("MAX_DICE_PER_ROLL").value)
 MAX_COLLECTION = int(bound("MAX_COLLECTION").value)
 MAX_RUNTIME_STRING = int(bound("MAX_RUNTIME_STRING").value)
 MAX_LOG_BYTES = int(bound("MAX_LOG_BYTES").value)
+MAX_ANSWER_CHARS = int(bound("MAX_ANSWER_CHARS").value)
 GRAPHVIZ_SECONDS = bound("GRAPHVIZ_SECONDS").value
 MAX_DIAGRAM_NODES = int(bound("MAX_DIAGRAM_NODES").value)
 CHROMIUM_SECONDS = bound("CHROMIUM_SECONDS").value

@@ -19,6 +19,9 @@ import sys
 from collections import deque
 from typing import TYPE_CHECKING, Any, Iterable, Protocol, TextIO
 
+from cardsmith.dsl.bounds import MAX_ANSWER_CHARS
+from cardsmith.dsl.terminal import for_terminal
+
 if TYPE_CHECKING:
     from .engine import Decision
 
@@ -33,6 +36,10 @@ class ScriptError(AgentError):
 
 class PlayerQuit(AgentError):
     """The person at the terminal chose to leave the game."""
+
+
+class InputEnded(AgentError):
+    """The person's input ended (end of file, a closed or unreadable stdin): the game ends."""
 
 
 class Agent(Protocol):
@@ -112,9 +119,11 @@ def _listing(options: list[str]) -> str:
 class HumanAgent:
     """A person at a terminal: shows their view, the prompt and numbered options.
 
-    Reads a 1-based number (or an option's exact label, ignoring case) and asks
-    again on anything else; ``q`` leaves the game (``PlayerQuit``). It receives only
-    the player's ``view``, so it cannot show other players' hidden information.
+    Reads a 1-based number in ASCII digits (or an option's exact label, ignoring case)
+    and asks again on anything else, a line over MAX_ANSWER_CHARS included; ``q`` leaves
+    the game (``PlayerQuit``); the end of the input ends it (``InputEnded``). It receives
+    only the player's ``view``, so it cannot show other players' hidden information.
+    Everything it prints passes the terminal sanitiser (the game's names are a stranger's).
     Uses rich when ``output`` is a terminal, plain text otherwise.
     """
 
@@ -131,17 +140,34 @@ class HumanAgent:
         self._show(view, decision)
         while True:
             self._write(f"Your choice (1-{len(options)}, q to quit): ", end="")
-            line = self.input.readline()
-            if line == "":
-                raise AgentError(f"the input ended before an answer to: {decision.prompt}")
+            line = self._read_line()
+            if line is None:
+                raise InputEnded(f"no more input: the input ended before an answer to: {for_terminal(decision.prompt)}")
             if not _is_terminal(self.input):     # piped answers: echo them, so the transcript reads
                 self._write(line.rstrip("\n"))
+            if len(line.rstrip("\r\n")) > MAX_ANSWER_CHARS:
+                self._write(f"That answer is too long. Please answer with a number from 1 to {len(options)}.")
+                continue
             index = _parse_answer(line, options)
             if index is not None:
                 return index
             if line.strip().lower() in ("q", "quit", "exit"):
                 raise PlayerQuit(f"{_player_label(view, decision)} left the game")
             self._write(f"Please answer with a number from 1 to {len(options)}.")
+
+    def _read_line(self) -> str | None:
+        """One line of input, at most MAX_ANSWER_CHARS + 1 characters kept (the rest of a longer
+        line is read and dropped); None when the input is over, closed or unreadable."""
+        try:
+            line = self.input.readline(MAX_ANSWER_CHARS + 1)
+            if line == "":
+                return None
+            rest = line
+            while len(rest) == MAX_ANSWER_CHARS + 1 and not rest.endswith("\n"):
+                rest = self.input.readline(MAX_ANSWER_CHARS + 1)    # drop the rest of a long line
+            return line
+        except (AttributeError, OSError, ValueError, UnicodeDecodeError):
+            return None         # stdin closed (None, or a closed file) or not text
 
     def _show(self, view: dict, decision: "Decision") -> None:
         who = _player_label(view, decision)
@@ -162,22 +188,25 @@ class HumanAgent:
         from rich.markup import escape
         from rich.panel import Panel
 
+        def safe(text) -> str:
+            return escape(for_terminal(text))
+
         console = Console(file=self.output, highlight=False)
-        body = "\n".join(escape(line) for line in format_view(view)) or "(nothing to see)"
-        console.print(Panel(body, title=escape(f"{who}: what you see"), expand=False))
-        console.print(f"[bold]{escape(who)}:[/bold] {escape(decision.prompt)}")
+        body = "\n".join(safe(line) for line in format_view(view)) or "(nothing to see)"
+        console.print(Panel(body, title=safe(f"{who}: what you see"), expand=False))
+        console.print(f"[bold]{safe(who)}:[/bold] {safe(decision.prompt)}")
         for number, label in enumerate(decision.options, 1):
-            console.print(f"  [cyan]{number}.[/cyan] {escape(label)}")
+            console.print(f"  [cyan]{number}.[/cyan] {safe(label)}")
 
     def _write(self, text: str, end: str = "\n") -> None:
-        self.output.write(text + end)
+        self.output.write(for_terminal(text) + end)
         self.output.flush()
 
 
 def _parse_answer(line: str, options: list[str]) -> int | None:
     text = line.strip()
-    if text.isdigit():
-        number = int(text)
+    if text.isascii() and text.isdigit():     # not '²' or '٣': int() would take some, not others
+        number = int(text) if len(text) <= 9 else 0
         return number - 1 if 1 <= number <= len(options) else None
     folded = [o.casefold() for o in options]
     if text and text.casefold() in folded:
@@ -240,7 +269,18 @@ def format_view(view: dict) -> list[str]:
                    else f"{players[owner]['name']}'s zones")
         lines.append(f"{heading}:")
         lines.extend(f"  {zone['zone']}: {_zone_contents(zone)}" for zone in zones)
+    if view.get("stack"):
+        lines.append("The stack (top first):")
+        lines.extend(f"  {_stack_item(item)}" for item in view["stack"])
     return lines
+
+
+def _stack_item(item: dict) -> str:
+    """``Player 1: Bolt: Cast it`` or, for a card this player may not see, ``Player 2: a card
+    from Player 2's hand``."""
+    used = f"{item['card']}: {item['action']}" if item.get("card") is not None \
+        else f"a card from {item.get('from', 'somewhere')}"
+    return f"{item.get('player')}: {used}" + (" (negated)" if item.get("negated") else "")
 
 
 def _is_engine_view(view: Any) -> bool:

@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         _report(err)
         return EXIT_ABORTED if _is_aborted(err) else EXIT_ERRORS
     except UsageError as err:
-        print(f"cardsmith: {err}", file=sys.stderr)
+        print(f"cardsmith: {_safe(err)}", file=sys.stderr)
         return EXIT_ERRORS
     except BrokenPipeError:         # `cardsmith play ... | head`
         try:
@@ -99,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the seat the person plays, from 1 (default 1)")
     play.add_argument("--log", metavar="FILE.jsonl", help="write the events as JSON lines")
     play.add_argument("--quiet", action="store_true", help="print only the result")
+    _max_steps_option(play)
     play.set_defaults(run=cmd_play)
 
     sim = commands.add_parser("simulate", help="simulate many games with random bots")
@@ -112,12 +113,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     sim.add_argument("--force-jobs", action="store_true",
                      help="start as many workers as --jobs says, even more than the cores allow")
+    _max_steps_option(sim)
     sim.set_defaults(run=cmd_simulate)
 
     test = commands.add_parser("test", help="run the scenarios (rules tests written in the language)")
     test.add_argument("files", nargs="+", metavar="FILE")
     test.add_argument("--seed", type=int, default=0, help="random seed of every scenario (default 0)")
     test.add_argument("-v", "--verbose", action="store_true", help="print each failing scenario's log")
+    _max_steps_option(test)
     test.set_defaults(run=cmd_test)
 
     demo = commands.add_parser("demo", help="a seeded game of Space War: in Space!, then 200 more")
@@ -143,6 +146,13 @@ def build_parser() -> argparse.ArgumentParser:
     diagram.add_argument("--kind", choices=("phases", "zones"), default="phases", help="default: phases")
     diagram.set_defaults(run=cmd_diagram)
     return parser
+
+
+def _max_steps_option(command: argparse.ArgumentParser) -> None:
+    from cardsmith.dsl.bounds import MAX_STEPS
+
+    command.add_argument("--max-steps", type=_positive, default=None, metavar="N",
+                         help=f"stop a game after N instructions (default {MAX_STEPS:,}, the bound MAX_STEPS)")
 
 
 def _positive(text: str) -> int:
@@ -197,15 +207,33 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise UsageError(f"--human-seat must be a seat from 1 to {players}, not {args.human_seat}")
         human = args.human_seat - 1
     seeded = "" if args.seed is not None else f" (replay with --seed {seed})"
-    print(f"{game.title}: {players} players, seed {seed}{seeded}")
+    if args.log:
+        _refuse_to_overwrite_an_input(args.log, game)
+    print(_safe(f"{game.title}: {players} players, seed {seed}{seeded}"))
     agents = {human: HumanAgent()} if human is not None else {}
-    return _play(game, players, seed, agents, log_path=args.log, quiet=args.quiet, viewer=human)
+    return _play(game, players, seed, agents, log_path=args.log, quiet=args.quiet, viewer=human,
+                 max_steps=args.max_steps)
+
+
+def _refuse_to_overwrite_an_input(log_path: str, game) -> None:
+    """`--log` must not name the game file or a file it includes: that would overwrite it."""
+    target = Path(log_path)
+    for source in game.sources:
+        try:
+            same = target.resolve() == Path(source).resolve() or (
+                target.exists() and Path(source).exists() and os.path.samefile(target, source))
+        except (OSError, ValueError):
+            same = False
+        if same:
+            raise UsageError(f"--log {log_path} is the game file {source}: writing the log would overwrite "
+                             "it; give the log a name of its own, for example game.jsonl")
 
 
 def _play(game, players: int, seed: int, agents: dict, *, log_path: str | None,
-          quiet: bool, viewer: int | None) -> int:
-    """Play one game, printing its explained log; return the exit code."""
-    from .agents import AgentError
+          quiet: bool, viewer: int | None, max_steps: int | None = None) -> int:
+    """Play one game, printing its explained log; return the exit code. The `--log` file gets
+    every event that was logged, whatever happens, and a game that aborts ends with the abort."""
+    from .agents import AgentError, InputEnded
     from .engine import GameAborted
     from .play import check_player_count, default_agents, run_game
 
@@ -216,83 +244,70 @@ def _play(game, players: int, seed: int, agents: dict, *, log_path: str | None,
     log_file = open(log_path, "w", encoding="utf-8") if log_path else None
     printer = _EventPrinter(sys.stdout, quiet=quiet, viewer=viewer, log_file=log_file)
     try:
-        eng = run_game(game, players, seed, seats, log=True, observe=printer)
+        eng = run_game(game, players, seed, seats, log=True, observe=printer, max_steps=max_steps)
+        printer.flush()
     except GameAborted as err:
-        printer.flush(getattr(err, "log", None))
+        printer.flush(getattr(err, "event_log", None))     # aborted before the first decision too
         _report(err)
         return EXIT_ABORTED
     except AgentError as err:
         printer.flush()
-        print(f"cardsmith: {err}", file=sys.stderr)
+        message = f"cardsmith: {_safe(err)}"
+        if isinstance(err, InputEnded):
+            message += " (the game is left unfinished)"
+        print(message, file=sys.stderr)
         return EXIT_ERRORS
     finally:
         if log_file is not None:
             log_file.close()
-    printer.flush()
     print(describe_result(eng))
     return EXIT_OK
 
 
 class _EventPrinter:
-    """Observes the engine: prints each new event's explained line and writes it to the log file."""
+    """Observes the engine: prints each new event's explained line and writes it to the log file.
+
+    With a `viewer` (the seat a person plays), what is printed is that player's log
+    (`EventLog.seen_by`, the engine's visibility rule), never the referee's; the file keeps
+    every event whole."""
 
     def __init__(self, out: TextIO, *, quiet: bool, viewer: int | None, log_file: TextIO | None):
         self.out = out
         self.quiet = quiet
         self.viewer = viewer
         self.log_file = log_file
-        self.engine = None
+        self.log = None             # the engine's EventLog
         self.seen = 0
         self.color = _is_terminal(out)
 
     def __call__(self, engine) -> None:
-        self.engine = engine
+        self.log = engine.event_log
         self.flush()
 
-    def flush(self, events: list[dict] | None = None) -> None:
-        if events is None:
-            events = self.engine.log if self.engine is not None else []
-        for event in events[self.seen:]:
-            if self.log_file is not None:
+    def flush(self, log=None) -> None:
+        """Print and write the events not yet handled; `log`: the EventLog of a game that
+        aborted before the printer saw its engine."""
+        log = log if log is not None else self.log
+        if log is None:
+            return
+        events = log.events
+        if self.log_file is not None:
+            for event in events[self.seen:]:
                 self.log_file.write(json.dumps(event, sort_keys=True, ensure_ascii=False) + "\n")
-            if not self.quiet:
-                shown = event if self.viewer is None else self._as_seen_by(self.viewer, event)
-                self.out.write(format_event(shown, color=self.color) + "\n")
+            self.log_file.flush()
+        if not self.quiet:
+            shown = events[self.seen:] if self.viewer is None else log.seen_by(self.viewer, self.seen)
+            for event in shown:
+                self.out.write(format_event(event, color=self.color) + "\n")
         self.seen = max(self.seen, len(events))
         self.out.flush()
-
-    def _as_seen_by(self, viewer: int, event: dict) -> dict:
-        """The event as the person at seat ``viewer`` may read it (the file log keeps it whole).
-
-        Another player's secret choice is not named, and a card that goes face down, into a
-        hidden zone or into another player's owner-only zone is "a card".
-        """
-        kind = event.get("event")
-        if kind == "choice" and event.get("secret") and event.get("player") != viewer:
-            who = event["text"].split(" secretly chooses ", 1)[0]
-            return {**event, "text": f"{who} makes a secret choice ({event.get('prompt', '')})"}
-        if kind == "move" and self._unseen_move(viewer, event):
-            cards = event.get("cards") or []
-            text = event["text"]
-            if len(cards) == 1 and text.startswith(cards[0]):
-                return {**event, "text": "a card" + text[len(cards[0]):]}
-        return event
-
-    def _unseen_move(self, viewer: int, event: dict) -> bool:
-        if event.get("hidden"):
-            return True
-        name, _, seat = str(event.get("to", "")).partition(":")
-        zones = getattr(getattr(getattr(self.engine, "game", None), "decls", None), "zones", {})
-        zone = zones.get(name) if isinstance(zones, dict) else None
-        return (zone is not None and getattr(zone, "visibility", None) == "owner"
-                and seat != "" and int(seat) != viewer)
 
 
 def format_event(event: dict, color: bool = False) -> str:
     """``   12  Player 1 reveals Axe Pilot.  (space_war_in_space.cards:120:9)``"""
     number = event.get("n", "")
-    text = event.get("text") or event.get("event", "")
-    rule = event.get("rule")
+    text = _safe(event.get("text") or event.get("event", ""))
+    rule = _safe(event.get("rule") or "")
     where = f"  ({rule})" if rule else ""
     if color:
         return f"\x1b[2m{number:>5}\x1b[0m  {text}\x1b[2m{where}\x1b[0m"
@@ -316,7 +331,7 @@ def describe_result(eng) -> str:
     winners = [who(seat) for seat in result["winners"]]
     verb = "wins" if len(winners) == 1 else "win"
     listed = winners[0] if len(winners) == 1 else ", ".join(winners[:-1]) + " and " + winners[-1]
-    return f"{listed} {verb} {length}."
+    return _safe(f"{listed} {verb} {length}.")
 
 
 # ---------------------------------------------------------------- simulate
@@ -330,7 +345,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         players = load_game(args.file).min_players
     return _simulate(args.file, args.games, players, args.jobs, args.seed,
                      as_json=args.json, progress=not args.no_progress,
-                     force_jobs=args.force_jobs, max_steps=getattr(args, "max_steps", None))
+                     force_jobs=args.force_jobs, max_steps=args.max_steps)
 
 
 def _simulate(path: str, games: int, players: int, jobs: int, seed: int, *,
@@ -382,6 +397,7 @@ def render_summary(stats: dict, console) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    stats = _safe_values(stats)     # the title, seat and attribute names are the game file's
     asked = stats.get("games_requested", stats["games"])
     last = stats["seed"] + asked - 1
     played = f"{stats['games']} of {asked} games (interrupted)" if stats.get("interrupted") \
@@ -481,18 +497,18 @@ def cmd_test(args: argparse.Namespace) -> int:
             _report(err)
             broken = True
             continue
-        results = run_scenarios(game, seed=args.seed)
+        results = run_scenarios(game, seed=args.seed, max_steps=args.max_steps)
         if not results:
-            print(f"{path}: no scenarios")
+            print(_safe(f"{path}: no scenarios"))
         for result in results:
             if result.ok:
                 passed += 1
-                print(f"PASS  {path}: {result.name}")
+                print(_safe(f"PASS  {path}: {result.name}"))
                 continue
             failed += 1
-            print(f"FAIL  {path}: {result.name}")
+            print(_safe(f"FAIL  {path}: {result.name}"))
             for failure in result.failures:
-                print(f"      {failure}")
+                print(f"      {_safe(failure)}")
             if args.verbose:
                 for event in result.log:
                     print("    " + format_event(event))
@@ -508,7 +524,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     path = _demo_file(args.file)
     game = load_game(str(path))
-    print(f"{game.title}: {args.players} players, seed {args.seed}")
+    print(_safe(f"{game.title}: {args.players} players, seed {args.seed}"))
     print(f"(the same game again: cardsmith play {path} --players {args.players} --seed {args.seed})")
     print()
     code = _play(game, args.players, args.seed, {}, log_path=None, quiet=False, viewer=None)
@@ -596,6 +612,24 @@ def _report(err: CardsmithError) -> None:
         _write(sys.stderr, render_all(err.diagnostics, err.sources, color=_is_terminal(sys.stderr)))
     else:
         print(f"cardsmith: {err}", file=sys.stderr)
+
+
+def _safe(text) -> str:
+    """Game text on its way to a terminal: through the one sanitiser (dsl/terminal.py)."""
+    from cardsmith.dsl.terminal import for_terminal
+
+    return for_terminal(text)
+
+
+def _safe_values(value):
+    """`value` (JSON-like) with every text in it sanitised for the terminal."""
+    if isinstance(value, str):
+        return _safe(value)
+    if isinstance(value, dict):
+        return {_safe_values(k): _safe_values(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_safe_values(v) for v in value]
+    return value
 
 
 def _is_aborted(err: CardsmithError) -> bool:

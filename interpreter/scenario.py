@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from cardsmith.dsl.diagnostics import CardsmithError
 from cardsmith.dsl.model import Game
 
 from .engine import Engine
-from .errors import GameAborted
 from .program import program_for
 
 
@@ -30,24 +30,36 @@ class ScenarioResult:
     log: list[dict] = field(default_factory=list)
 
 
-def run_scenario(game: Game, name: str, seed: int = 0) -> ScenarioResult:
+def run_scenario(game: Game, name: str, seed: int = 0, max_steps: int | None = None) -> ScenarioResult:
+    """Run one scenario. Whatever goes wrong in it — an expectation, an unscripted choice, a
+    rule failing, a player count the game does not allow — is a located failure of this
+    scenario, never an error that stops the others."""
     prog = program_for(game)
     decl = next(s for s in game.decls.scenarios if s.name == name)
     players = decl.players or game.min_players
     failures: list[str] = []
+    if not game.min_players <= players <= game.max_players:
+        failures.append(f"{decl.span.short}: the scenario is played with {players} players, but "
+                        f"{game.title} is for {game.min_players} to {game.max_players}")
+        return ScenarioResult(name, players, False, failures, [])
     eng = None
+    log: list[dict] = []
+    options = {"max_steps": max_steps} if max_steps is not None else {}
     try:
-        eng = Engine(game, players, seed, _start=prog.scenarios[name], _scenario=True)
+        eng = Engine(game, players, seed, _start=prog.scenarios[name], _scenario=True, **options)
+        log = eng.log
         if eng.pending is not None:
             p = eng.pending
             failures.append(f"{p.rule}: the scenario has no answer for {eng.player_names[p.player]}'s "
                             f"choice '{p.prompt}' (options: {', '.join(p.options)}); script it with give")
         failures.extend(f"{where}: expectation failed" for where in eng.state.failures)
-    except GameAborted as err:
+    except CardsmithError as err:       # GameAborted, or the engine refusing to start
         d = err.diagnostics[0]
         failures.append(f"{d.span.short}: {d.message}")
-    return ScenarioResult(name, players, not failures, failures, eng.log if eng is not None else [])
+        event_log = getattr(err, "event_log", None)
+        log = event_log.events if event_log is not None else []
+    return ScenarioResult(name, players, not failures, failures, log)
 
 
-def run_scenarios(game: Game, seed: int = 0) -> list[ScenarioResult]:
-    return [run_scenario(game, s.name, seed) for s in game.decls.scenarios]
+def run_scenarios(game: Game, seed: int = 0, max_steps: int | None = None) -> list[ScenarioResult]:
+    return [run_scenario(game, s.name, seed, max_steps) for s in game.decls.scenarios]

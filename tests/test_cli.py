@@ -67,35 +67,23 @@ def test_format_event_puts_the_rule_after_the_explained_line():
 
 
 def test_the_log_a_person_reads_hides_what_their_seat_cannot_see():
-    events = [
-        {"n": 1, "event": "choice", "rule": "g.cards:5:1", "player": 1, "secret": True,
-         "prompt": "Pick a signal", "text": "Player 2 secretly chooses Blue Flame (Pick a signal)"},
-        {"n": 2, "event": "choice", "rule": "g.cards:5:1", "player": 0, "secret": True,
-         "prompt": "Pick a signal", "text": "Player 1 secretly chooses Red Spark (Pick a signal)"},
-        {"n": 3, "event": "move", "rule": "g.cards:6:1", "cards": ["Blue Flame"], "hidden": True,
-         "to": "fire:1", "text": "Blue Flame from Player 2's hand to Player 2's fire face down"},
-        {"n": 4, "event": "move", "rule": "g.cards:7:1", "cards": ["Moss Hulk"], "hidden": False,
-         "to": "hand:1", "text": "Moss Hulk from box to Player 2's hand"},
-        {"n": 5, "event": "move", "rule": "g.cards:7:1", "cards": ["Axe Pilot"], "hidden": False,
-         "to": "hand:0", "text": "Axe Pilot from box to Player 1's hand"},
-        {"n": 6, "event": "flip", "rule": "g.cards:8:1", "text": "Blue Flame is flipped face up"},
-    ]
-    zones = {"hand": SimpleNamespace(visibility="owner"), "fire": SimpleNamespace(visibility="public")}
-    engine = SimpleNamespace(log=events, game=SimpleNamespace(decls=SimpleNamespace(zones=zones)))
+    """The printer shows the person at seat 1 that player's own log (the engine's visibility
+    rule, EventLog.seen_by); the file gets every event whole."""
+    from cardsmith.dsl.loader import load_game
+    from cardsmith.interpreter.play import run_game
+
     out, log_file = io.StringIO(), io.StringIO()
     printer = _EventPrinter(out, quiet=False, viewer=0, log_file=log_file)
-    printer(engine)
-    assert [line.split("  (")[0].strip() for line in out.getvalue().splitlines()] == [
-        "1  Player 2 makes a secret choice (Pick a signal)",
-        "2  Player 1 secretly chooses Red Spark (Pick a signal)",
-        "3  a card from Player 2's hand to Player 2's fire face down",
-        "4  a card from box to Player 2's hand",
-        "5  Axe Pilot from box to Player 1's hand",
-        "6  Blue Flame is flipped face up",
-    ]
-    assert [json.loads(line) for line in log_file.getvalue().splitlines()] == events   # the file keeps all
-    printer(engine)                                     # nothing new: nothing printed twice
-    assert len(out.getvalue().splitlines()) == 6
+    eng = run_game(load_game(str(SIGNAL_FIRES)), 2, 3, observe=printer)
+    printed = [line.split("  (")[0].strip() for line in out.getvalue().splitlines()]
+    assert any(line.endswith("Player 2 makes a secret choice (Pick a signal)") for line in printed)
+    assert any(line.endswith("a card from Player 2's hand to Player 2's fire face down") for line in printed)
+    assert any("Player 1 secretly chooses " in line for line in printed)           # my own pick
+    assert not any("Player 2 secretly chooses" in line for line in printed)
+    assert [json.loads(line) for line in log_file.getvalue().splitlines()] == eng.log   # the file keeps all
+    assert any(e["text"].startswith("Player 2 secretly chooses") for e in eng.log)
+    printer(eng)                                        # nothing new: nothing printed twice
+    assert len(out.getvalue().splitlines()) == len(printed)
 
 
 def _finished_engine(winners, draw=False):
