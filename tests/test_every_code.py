@@ -103,12 +103,6 @@ def _chips(visibility: str, name: str) -> str:
             f'    | name | copies |\n    | "{name}" | 400 |\n')
 
 
-def _chips(visibility: str, name: str) -> str:
-    """Lines 3-8: a zone `box` and 400 copies of one card named `name` in it."""
-    return (f"zone box: shared, {visibility}\ncard type C:\n    v: number = 0\ncards C in box:\n"
-            f'    | name | copies |\n    | "{name}" | 400 |\n')
-
-
 def _include_chain(levels: int) -> dict[str, str]:
     """level0.cards (the game) imports level1.cards, which imports level2.cards, and so on."""
     files = {f"level{i}.cards": f'import "level{i + 1}.cards"\n' for i in range(levels)}
@@ -232,16 +226,6 @@ CASES: tuple[Case, ...] = (
     Case("E0803", 7, played(HEAD + "game has:\n    n: number = 0\ndefine f(x) as f(x) + 1\nsetup:\n"
                                     "    set n to f(1)\n")),
     Case("E0804", 4, patched(Machine, "say", played(HEAD + 'setup:\n    say "hello"\n'))),
-    # the bounds of a running game (dsl/bounds.py); tests/test_runtime_bounds.py has more of each
-    Case("E0805", 5, played(HEAD + "die D: [one]\nsetup:\n    roll 100000000 D dice as r\n")),
-    Case("E0806", 6, played(HEAD + "setup:\n    let x be 2\n    repeat 40 times:\n        let x be x * x\n")),
-    # 400 copies of a 400-card zone: 160,000 items
-    Case("E0807", 10, played(HEAD + _chips("hidden", "C") + "setup:\n"
-                                     "    let heap be cards in box for each c in cards in box\n")),
-    # one log line naming 400 cards of 500 characters
-    Case("E0808", 11, played(HEAD + _chips("public", "C" * 500) + "event heap(cards: list of card)\n"
-                                     "setup:\n    announce heap(cards in box)\n")),
-    Case("E0809", 5, played(HEAD + 'setup:\n    repeat:\n        say "' + "z" * 9000 + '"\n')),
     # the bounds of a running game (dsl/bounds.py); tests/test_runtime_bounds.py has more of each
     Case("E0805", 5, played(HEAD + "die D: [one]\nsetup:\n    roll 100000000 D dice as r\n")),
     Case("E0806", 6, played(HEAD + "setup:\n    let x be 2\n    repeat 40 times:\n        let x be x * x\n")),
