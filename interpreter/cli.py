@@ -553,8 +553,6 @@ def _demo_file(given: str | None) -> Path:
 
 
 def cmd_rulebook(args: argparse.Namespace) -> int:
-    from jinja2 import TemplateError
-
     from cardsmith.dsl.loader import load_game
     from cardsmith.dsl.publish.browser import BrowserMissing
     from cardsmith.dsl.publish.rulebook import write_rulebook
@@ -563,12 +561,10 @@ def cmd_rulebook(args: argparse.Namespace) -> int:
         raise UsageError(f"--templates {args.templates}: no such folder")
     game = load_game(args.file)
     try:
+        # a template, the rules or the browser failing is a located CardsmithError (E10xx)
         files, warnings = write_rulebook(game, args.output, args.format, args.templates)
     except BrowserMissing as err:
         raise UsageError(str(err)) from err
-    except TemplateError as err:
-        where = f"{err.filename}:{err.lineno}: " if getattr(err, "filename", None) else ""
-        raise UsageError(f"template error: {where}{err}") from err
     for warning in warnings:
         print(f"cardsmith: {warning}", file=sys.stderr)
     for path in files:
@@ -578,17 +574,16 @@ def cmd_rulebook(args: argparse.Namespace) -> int:
 
 def cmd_diagram(args: argparse.Namespace) -> int:
     from cardsmith.dsl.loader import load_game
-    from cardsmith.dsl.publish.diagrams import dot_source, to_svg
+    from cardsmith.dsl.publish.diagrams import draw
 
     game = load_game(args.file)
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
-    source = dot_source(game.decls, args.kind)
+    source, svg = draw(game, args.kind, svg=out.suffix != ".dot")   # E10xx errors, located
     if out.suffix == ".dot":
         out.write_text(source, encoding="utf-8")
         print(f"wrote {out}")
         return EXIT_OK
-    svg = to_svg(source)
     if svg is None:
         dot_path = out.with_suffix(".dot")
         dot_path.write_text(source, encoding="utf-8")

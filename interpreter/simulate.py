@@ -439,7 +439,8 @@ def _watch_parent(parent_pid: int) -> None:
 @contextmanager
 def _sigterm_stops_the_run():
     """During the run, SIGTERM stops it like ^C (workers killed, summary kept); then as before."""
-    if threading.current_thread() is not threading.main_thread():
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is signal.SIG_IGN):   # whoever ignores it means it
         yield
         return
 
@@ -508,14 +509,16 @@ class _Progress:
     def advance(self, games: int) -> None:
         self._done += games
         if self._progress is not None:
-            elapsed = time.perf_counter() - self._started
-            rate = f"{self._done / elapsed:,.0f} games/s" if elapsed > 0 else ""
-            self._progress.update(self._task, advance=games, rate=rate)
+            self._progress.update(self._task, advance=games)
             self.refresh()
 
     def refresh(self) -> None:
-        if self._progress is not None and time.perf_counter() - self._drawn >= self._EVERY:
-            self._drawn = time.perf_counter()
+        now = time.perf_counter()
+        if self._progress is not None and now - self._drawn >= self._EVERY:
+            self._drawn = now
+            elapsed = now - self._started
+            rate = f"{self._done / elapsed:,.0f} games/s" if elapsed > 0 else ""
+            self._progress.update(self._task, rate=rate)
             self._progress.refresh()
 
     def __exit__(self, *exc) -> None:
