@@ -417,3 +417,11 @@ scenario "s" with 2 players:
     expect seat 1's life = 22
     expect seat 2's life = 21
 ''')
+
+
+def test_an_error_in_a_procedure_is_reported_once():
+    """A procedure body is checked once untyped and once per call signature (and again while the
+    replacements' types settle): each of its errors is still reported once."""
+    found = errors('procedure put(x):\n    move x to 3\n\nsetup:\n    put(top card of pile)\n\n'
+                   'round "R":\n    seat 1 wins\n')
+    assert [(d.code, d.span.line - HEAD_LINES) for d in found] == [("E0403", 2)]

@@ -40,7 +40,8 @@ class BodyChecker:
         self.replacements: list[tuple] = []             # `instead of <procedure>`: checked once types settle
 
     def _report(self, code, msg, span, hint) -> None:
-        # a body checked once per call signature must not repeat the same error
+        # a body checked once per call signature (and a replacement once per settled signature)
+        # must not repeat the same error
         key = (code, msg, span)
         if key not in self.seen:
             self.seen.add(key)
@@ -183,13 +184,13 @@ class BodyChecker:
     def _cards(self, e, sc) -> None:
         t = self.expr(e, sc)
         if not (t in (CARD, ANY) or t == list_of(CARD) or t == list_of(ANY)):
-            self.sink.error("E0409", f"expected a card or cards here, but this is {show(t)}", e.span,
+            self._report("E0409", f"expected a card or cards here, but this is {show(t)}", e.span,
                             "e.g. top card of p's deck, or cards in p's hand where cost <= 2")
 
     def _zone(self, e, sc) -> None:
         t = self.expr(e, sc)
         if t not in (ZONE, ANY):
-            self.sink.error("E0403", f"expected a zone here, but this is {show(t)}", e.span,
+            self._report("E0403", f"expected a zone here, but this is {show(t)}", e.span,
                             "a zone is e.g. p's deck, your discard, or a shared zone's name")
 
     def _assignable(self, e, sc):
@@ -199,25 +200,25 @@ class BodyChecker:
             if kind in ("game_attr", "this_field", "it_field"):
                 return t
             if kind == "local":
-                self.sink.error("E0410", f"'{e.name}' is a name given with 'let'; give it a new value with 'let'",
+                self._report("E0410", f"'{e.name}' is a name given with 'let'; give it a new value with 'let'",
                                 e.span, f"write: let {e.name} be ...")
                 return ANY
             self.typer.infer(e, sc)
             if kind is not None:
-                self.sink.error("E0410", f"'{e.name}' cannot be changed", e.span,
+                self._report("E0410", f"'{e.name}' cannot be changed", e.span,
                                 "only attributes (player has / game has) and card fields can be set")
             return ANY
         if isinstance(e, (A.Possessive, A.Your, A.FieldAccess, A.FieldOf)):
             t = self.typer.infer(e, sc)
             if e.name in CARD_PSEUDO_FIELDS and e.name not in self.d.player_fields:
-                self.sink.error("E0410", f"a card's {e.name} is kept by the engine and cannot be set", e.span,
+                self._report("E0410", f"a card's {e.name} is kept by the engine and cannot be set", e.span,
                                 "move the card instead")
                 return ANY
             if t == ZONE:
-                self.sink.error("E0410", "a zone cannot be set", e.span, "move cards into it instead")
+                self._report("E0410", "a zone cannot be set", e.span, "move cards into it instead")
             return t
         self.typer.infer(e, sc)
-        self.sink.error("E0410", "only an attribute or a card field can be changed here", e.span,
+        self._report("E0410", "only an attribute or a card field can be changed here", e.span,
                         "e.g. set p's bonus to 0, or set this.side to active")
         return ANY
 
@@ -239,13 +240,13 @@ class BodyChecker:
         t = self._assignable(s.target, sc)
         v = self.expr(s.value, sc)
         if not compatible(t, v):
-            self.sink.error("E0408", f"cannot set {show(t)} to {show(v)}", s.value.span, None)
+            self._report("E0408", f"cannot set {show(t)} to {show(v)}", s.value.span, None)
 
     def s_AddStmt(self, s, sc):
         t = self._assignable(s.target, sc)
         self.expr(s.amount, sc, NUMBER)
         if not compatible(t, NUMBER):
-            self.sink.error("E0408", f"only numbers can be added to, but this is {show(t)}", s.target.span, None)
+            self._report("E0408", f"only numbers can be added to, but this is {show(t)}", s.target.span, None)
 
     s_SubtractStmt = s_AddStmt
 
@@ -256,20 +257,20 @@ class BodyChecker:
         self.expr(s.player, sc, PLAYER)
         t = self.expr(s.options, sc)
         if not is_list(t) and t != ANY:
-            self.sink.error("E0404", f"a choice is made from a collection, but this is {show(t)}", s.options.span,
+            self._report("E0404", f"a choice is made from a collection, but this is {show(t)}", s.options.span,
                             "e.g. cards in p's hand, or Faction where it is not in taken")
         self.bind(s.name, elem(t), s.span, sc)
 
     def s_AnnounceStmt(self, s, sc):
         ev = self.d.events.get(s.event)
         if ev is None:
-            self.sink.error("E0210", f"unknown event '{s.event}'", s.span,
+            self._report("E0210", f"unknown event '{s.event}'", s.span,
                             suggest(s.event, self.d.events) or f"declare it with: event {s.event}(...)")
             for a in s.args:
                 self.expr(a, sc)
             return
         if len(ev.params) != len(s.args):
-            self.sink.error("E0301", f"event '{s.event}' has {len(ev.params)} parameter(s), got {len(s.args)}", s.span,
+            self._report("E0301", f"event '{s.event}' has {len(ev.params)} parameter(s), got {len(s.args)}", s.span,
                             f"it is declared at line {ev.span.line}")
         for p, a in zip(ev.params, s.args):
             self.expr(a, sc, self.typer.type_of_ref(p.type, report=False))
@@ -279,7 +280,7 @@ class BodyChecker:
         if t == NONE:
             self.typer.none_here(s.player, PLAYER)
         elif not (compatible(t, PLAYER) or compatible(t, list_of(PLAYER))):
-            self.sink.error("E0408", f"expected a player or players here, but this is {show(t)}", s.player.span, None)
+            self._report("E0408", f"expected a player or players here, but this is {show(t)}", s.player.span, None)
 
     def s_WinStmt(self, s, sc):
         self.expr(s.player, sc, PLAYER)
@@ -289,7 +290,7 @@ class BodyChecker:
 
     def s_StopStmt(self, s, sc):
         if sc.loop_depth == 0:
-            self.sink.error("E0411", "'stop' is only meaningful inside a repeat or for each", s.span,
+            self._report("E0411", "'stop' is only meaningful inside a repeat or for each", s.span,
                             "it leaves the innermost loop")
 
     def s_CallStmt(self, s, sc):
@@ -302,9 +303,9 @@ class BodyChecker:
         if p is None:
             hint = (f"'{s.name}' is a value (define), not a procedure" if s.name in self.d.defines
                     else suggest(s.name, self.d.procedures) or f"declare it with: procedure {s.name}(...):")
-            self.sink.error("E0211", f"unknown procedure '{s.name}'", s.span, hint)
+            self._report("E0211", f"unknown procedure '{s.name}'", s.span, hint)
         elif len(p.params) != len(s.args):
-            self.sink.error("E0301", f"'{s.name}' takes {len(p.params)} argument(s), got {len(s.args)}", s.span,
+            self._report("E0301", f"'{s.name}' takes {len(p.params)} argument(s), got {len(s.args)}", s.span,
                             f"it is declared as {s.name}({', '.join(p.params)}) at line {p.span.line}")
         for a in s.args:
             self.expr(a, sc)
@@ -312,7 +313,7 @@ class BodyChecker:
     def s_RollStmt(self, s, sc):
         self.expr(s.count, sc, NUMBER)
         if s.die not in self.d.dice:
-            self.sink.error("E0212", f"unknown die '{s.die}'", s.span, suggest(s.die, self.d.dice))
+            self._report("E0212", f"unknown die '{s.die}'", s.span, suggest(s.die, self.d.dice))
         self.bind(s.name, list_of(list_of(TEXT)), s.span, sc)
 
     def s_CounterStmt(self, s, sc):
@@ -359,7 +360,7 @@ class BodyChecker:
     def s_ForStmt(self, s, sc):
         t = self.expr(s.coll, sc)
         if not is_list(t) and t != ANY:
-            self.sink.error("E0404", f"'for each' needs a collection, but this is {show(t)}", s.coll.span, None)
+            self._report("E0404", f"'for each' needs a collection, but this is {show(t)}", s.coll.span, None)
         self.bind_block_name(s.name, elem(t), s.span, sc)
         inner = sc.nested(s.span.line, loop_depth=sc.loop_depth + 1)
         inner.locals[s.name] = elem(t)
@@ -415,7 +416,7 @@ class BodyChecker:
             params = event_params(self.d, self.typer, ab.event, procedures=isinstance(ab, A.Replacement))
             if params is None:
                 known = list(self.d.events) + list(BUILTIN_EVENTS)
-                self.sink.error("E0210", f"unknown event '{ab.event}'", ab.span,
+                self._report("E0210", f"unknown event '{ab.event}'", ab.span,
                                 suggest(ab.event, known) or f"declare it with: event {ab.event}(...)")
                 params = {}
             sc.event_params = dict(params)
@@ -427,16 +428,16 @@ class BodyChecker:
                 if act.expr is not None:
                     self.expr(act.expr, sc)
                 if act.kind == "from" and act.name not in self.d.zones:
-                    self.sink.error("E0207", f"unknown zone '{act.name}'", act.span, suggest(act.name, self.d.zones))
+                    self._report("E0207", f"unknown zone '{act.name}'", act.span, suggest(act.name, self.d.zones))
             self.block(ab.body, sc)
         elif isinstance(ab, A.StaticMod):
             self._cards(ab.target, sc)
             ft = self.typer.card_field(ab.field, None)
             if ft is None:
-                self.sink.error("E0204", f"cards have no field '{ab.field}'", ab.span,
+                self._report("E0204", f"cards have no field '{ab.field}'", ab.span,
                                 suggest(ab.field, self.typer.all_card_fields()))
             elif ft != NUMBER:
-                self.sink.error("E0408", f"only number fields can be modified, but '{ab.field}' is {show(ft)}",
+                self._report("E0408", f"only number fields can be modified, but '{ab.field}' is {show(ft)}",
                                 ab.span, None)
             self.expr(ab.amount, sc, NUMBER)
             if ab.cond is not None:
