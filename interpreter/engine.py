@@ -88,8 +88,11 @@ class Engine:
             self.m.push(self.prog.main if _start is None else _start, {})
             self._run()
 
-    def _run(self) -> None:
+    def _run(self, decision: int | None = None) -> None:
+        """Apply `decision` (if any), then run to the next decision or the end."""
         try:
+            if decision is not None:
+                self.m.decide(decision)
             self.m.run()
         except GameAborted as err:
             err.sources = self.game.sources
@@ -121,8 +124,7 @@ class Engine:
             raise IllegalDecision(f"{self.player_names[p['player']]} must answer '{p['prompt']}' with an option "
                                   f"number from 0 to {len(p['options']) - 1}, not {index!r} "
                                   f"(options: {', '.join(p['labels'])})")
-        self.m.decide(index)
-        self._run()
+        self._run(index)
 
     @property
     def finished(self) -> bool:

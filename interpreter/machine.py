@@ -460,10 +460,14 @@ class Machine:
         value = pend["options"][index]
         self.st.frames[-1][2][pend["var"]] = value
         self.st.pending = None
-        span = self.codes[self.st.frames[-1][0]].spans[self.st.frames[-1][1] - 1]
+        code, pc = self.codes[self.st.frames[-1][0]], self.st.frames[-1][1] - 1
+        span = code.spans[pc]
         kind = pend["kind"] if isinstance(pend["kind"], str) else tuple(pend["kind"])
-        self._log_choice(pend["player"], pend["prompt"], value, span, "chosen", secret=pend.get("secret", False),
-                         kind=kind)
+        try:            # logging the choice meets the text and log bounds: a located abort, as in run
+            self._log_choice(pend["player"], pend["prompt"], value, span, "chosen",
+                             secret=pend.get("secret", False), kind=kind)
+        except RuleError as err:
+            raise GameAborted(err.code or "E0802", err.message, err.span or self.where(code, pc), err.hint) from None
 
     def _log_choice(self, player, prompt, value, span, how, secret=False, kind=None) -> None:
         if self.log.on:

@@ -154,3 +154,19 @@ def test_the_step_bound_met_in_an_instruction_without_a_source_still_names_a_rul
             assert type(err).__name__ == "ScriptError", repr(err)
     assert len(spans) > 3
     assert any("after an item resolves" in message for message in messages)
+
+
+def test_a_decided_choice_too_long_to_log_is_a_located_abort_not_a_crash():
+    # the options (two lists of 400 cards) are labelled by card number; the decided choice is
+    # logged by name: 400 names of 500 characters, past MAX_RUNTIME_STRING, in Engine.decide
+    name = "C" * 500
+    game = load_text(HEAD + 'zone box: shared, public\n\ncard type C:\n    v: number = 0\n\n'
+                     f'cards C in box:\n    | name | copies |\n    | "{name}" | 400 |\n\n'
+                     'round "R":\n    seat 1 chooses h from [cards in box, cards in box where v = 0], prompt "Pick"\n'
+                     '    seat 1 wins\n', path="hostile.cards")
+    eng = Engine(game, 2, 1)
+    assert eng.pending.prompt == "Pick"
+    with pytest.raises(GameAborted) as info:
+        eng.decide(0)
+    assert where(info.value) == ("E0808", 17)
+    assert eng.log[-1]["event"] == "aborted"
