@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as err:  # noqa: BLE001 - the CLI never shows a traceback unless asked
         if debug:
             raise
-        print(f"cardsmith: internal error: {type(err).__name__}: {err}\n"
+        print(f"cardsmith: internal error: {type(err).__name__}: {_safe(err)}\n"
               "(run with --debug to see the traceback)", file=sys.stderr)
         return EXIT_INTERNAL
 
@@ -606,7 +606,7 @@ def _report(err: CardsmithError) -> None:
 
         _write(sys.stderr, render_all(err.diagnostics, err.sources, color=_is_terminal(sys.stderr)))
     else:
-        print(f"cardsmith: {err}", file=sys.stderr)
+        print(f"cardsmith: {_safe(err)}", file=sys.stderr)
 
 
 def _safe(text) -> str:
