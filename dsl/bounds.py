@@ -52,6 +52,10 @@ BOUNDS: tuple[Bound, ...] = (
     Bound("MAX_DIAGRAM_NODES", 2_000, "boxes", "boxes in one diagram; a larger one is left out of the rulebook with a note"),
     Bound("CHROMIUM_SECONDS", 120, "seconds", "time Chromium may take to print the rulebook's PDF"),
     Bound("MAX_TEMPLATE_OUTPUT", 50_000_000, "characters", "size of a rendered rulebook page"),
+    Bound("MAX_TEMPLATE_BYTES", 2_000_000, "bytes", "size of one rulebook template file (regular files in the templates directory only)"),
+    Bound("TEMPLATE_SECONDS", 60, "seconds", "time the templates may take to render the rulebook"),
+    Bound("TEMPLATE_MEMORY", 1_000_000_000, "bytes", "memory the templates may use while rendering (beyond what cardsmith already uses)"),
+    Bound("PUBLISH_FRAMES", 20_000, "frames", "nesting the rulebook and diagram writers may follow (deeply nested rules, recursive template macros)"),
     # --- simulation (interpreter/simulate.py) ---
     Bound("MAX_JOBS_OVER_CORES", 1, "× cores", "worker processes per core for `simulate --jobs`",
           "`--force-jobs`"),
@@ -85,6 +89,10 @@ GRAPHVIZ_SECONDS = bound("GRAPHVIZ_SECONDS").value
 MAX_DIAGRAM_NODES = int(bound("MAX_DIAGRAM_NODES").value)
 CHROMIUM_SECONDS = bound("CHROMIUM_SECONDS").value
 MAX_TEMPLATE_OUTPUT = int(bound("MAX_TEMPLATE_OUTPUT").value)
+MAX_TEMPLATE_BYTES = int(bound("MAX_TEMPLATE_BYTES").value)
+TEMPLATE_SECONDS = bound("TEMPLATE_SECONDS").value
+TEMPLATE_MEMORY = int(bound("TEMPLATE_MEMORY").value)
+PUBLISH_FRAMES = int(bound("PUBLISH_FRAMES").value)
 MAX_JOBS_OVER_CORES = int(bound("MAX_JOBS_OVER_CORES").value)
 
 

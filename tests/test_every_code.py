@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from cardsmith.dsl import loader, syntax_errors
-from cardsmith.dsl.bounds import (MAX_CARD_COPIES, MAX_CARDS, MAX_FILE_BYTES,
+from cardsmith.dsl.bounds import (MAX_CARD_COPIES, MAX_CARDS, MAX_DIAGRAM_NODES, MAX_FILE_BYTES,
                                   MAX_INCLUDE_DEPTH, MAX_INCLUDED_FILES, MAX_NUMBER, MAX_PLAYERS, MAX_STRING_LENGTH,
                                   MAX_TOTAL_BYTES)
 from cardsmith.dsl.diagnostics import CardsmithError, Diagnostic
@@ -125,6 +125,73 @@ TOO_MANY_CARDS = (HEAD + "card type Unit:\n    power: number\nzone box: shared\n
 # files of this size: four fit in MAX_TOTAL_BYTES (with the game's own file), five do not
 _QUARTER = "#" * (MAX_TOTAL_BYTES // 4 - 100_000) + "\n"
 assert len(_QUARTER) <= MAX_FILE_BYTES
+
+
+def published(templates: Mapping[str, str | bytes], text: str = HEAD, fmt: str = "md",
+              setup: Callable[[pytest.MonkeyPatch], None] | None = None) -> Trigger:
+    """Write the rulebook of `text` (game.cards) with `templates` in a --templates folder."""
+    def run(tmp_path, monkeypatch) -> Result:
+        from cardsmith.dsl.publish.rulebook import write_rulebook
+
+        folder = tmp_path / "templates"
+        folder.mkdir()
+        for name, content in templates.items():
+            (folder / name).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        game = load_text(text, str(tmp_path / GAME))
+        if setup:
+            setup(monkeypatch)
+        try:
+            write_rulebook(game, tmp_path / "out", fmt, folder)
+        except CardsmithError as err:
+            return err.diagnostics, err.sources
+        return [], game.sources
+    return run
+
+
+def drawn(text: str, setup: Callable[[pytest.MonkeyPatch], None] | None = None) -> Trigger:
+    """Draw the zone diagram of `text` (game.cards) as `cardsmith diagram` does."""
+    def run(tmp_path, monkeypatch) -> Result:
+        from cardsmith.dsl.publish.diagrams import draw
+
+        game = load_text(text, str(tmp_path / GAME))
+        if setup:
+            setup(monkeypatch)
+        try:
+            draw(game, "zones")
+        except CardsmithError as err:
+            return err.diagnostics, err.sources
+        return [], game.sources
+    return run
+
+
+def _chromium_fails(monkeypatch) -> None:
+    from cardsmith.dsl.publish import browser
+
+    def fails(*args, **kwargs):
+        raise browser.BrowserFailed("Chromium took longer than 120 seconds to print the rulebook")
+    monkeypatch.setattr(browser, "print_html", fails)
+
+
+def _graphviz_fails(monkeypatch) -> None:
+    from cardsmith.dsl.publish import diagrams
+
+    def fails(*args, **kwargs):
+        raise diagrams.DiagramFailed("Graphviz took longer than 60 seconds to lay it out")
+    monkeypatch.setattr(diagrams, "to_svg", fails)
+
+
+def _templates_get_a_second(monkeypatch) -> None:
+    from cardsmith.dsl.publish import apart
+    monkeypatch.setattr(apart, "TEMPLATE_SECONDS", 1)
+
+
+def _writers_get_python_default(monkeypatch) -> None:
+    from cardsmith.dsl.publish import apart
+    monkeypatch.setattr(apart, "PUBLISH_FRAMES", 1000)
+
+
+MANY_ZONES = HEAD + "".join(f"zone z{i}: shared\n" for i in range(MAX_DIAGRAM_NODES + 1))
+LOOPS = "{% for a in range(100000) %}{% for b in range(100000) %}{% endfor %}{% endfor %}"
 
 
 # ---------------------------------------------------------------- the table
@@ -260,6 +327,20 @@ CASES: tuple[Case, ...] = (
         **{f"f{i}.cards": f"enum E{i}: a{i}\n" for i in range(MAX_INCLUDED_FILES)}})),
     Case("E0911", 5, on_disk({GAME: "".join(f'import "big{i}.cards"\n' for i in range(5)) + HEAD,
                               **{f"big{i}.cards": _QUARTER for i in range(5)}})),
+    # publishing (dsl/publish/): the templates' errors point into the template, E1006-E1009 into the game
+    Case("E1001", 2, published({"book.md.j2": "# {{ book.title }}\n{% if %}\n"}), file="book.md.j2"),
+    Case("E1002", 2, published({"book.md.j2": "# {{ book.title }}\n{{ 1 / 0 }}\n"}), file="book.md.j2"),
+    Case("E1003", 2, published({"book.md.j2": "# {{ book.title }}\ncaf\xe9\n".encode("latin-1")}),
+         file="book.md.j2"),
+    Case("E1004", 2, published({"book.md.j2": "# x\n{% for i in range(100000) %}{{ 'x' * 1000 }}{% endfor %}\n"}),
+         file="book.md.j2"),
+    Case("E1005", 2, published({"book.md.j2": "# x\n" + LOOPS + "\n"}, setup=_templates_get_a_second),
+         file="book.md.j2"),
+    Case("E1006", 1, published({}, fmt="pdf", setup=_chromium_fails), file="book.html.j2"),
+    Case("E1007", 1, drawn(HEAD + "zone box: shared\n", setup=_graphviz_fails)),
+    Case("E1008", 1, drawn(MANY_ZONES)),
+    Case("E1009", 3, published({}, HEAD + "define deep() as " + "not " * 300 + "yes\n",
+                               setup=_writers_get_python_default)),
 )
 
 

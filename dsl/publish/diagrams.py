@@ -28,7 +28,10 @@ from dataclasses import dataclass, field
 import graphviz
 
 from .. import ast as A
+from ..bounds import GRAPHVIZ_SECONDS, MAX_DIAGRAM_NODES
+from . import apart
 from . import english as E
+from . import errors as X
 
 FONT = "DejaVu Sans"
 GRAPH_ATTR = {"fontname": FONT, "fontsize": "11", "rankdir": "TB", "compound": "true",
@@ -47,7 +50,8 @@ def label(text: str, width: int = WRAP, max_lines: int = 6) -> str:
     if len(lines) > max_lines:
         lines = lines[:max_lines]
         lines[-1] += " …"
-    return "\\n".join(graphviz.escape(ln) for ln in lines)
+    # nohtml: a label that happens to look like <...> must stay text, not become an HTML label
+    return graphviz.nohtml("\\n".join(graphviz.escape(ln) for ln in lines))
 
 
 # ================================================================ the phase diagram
@@ -539,13 +543,25 @@ def zones_graph(decls) -> graphviz.Digraph:
 KINDS = ("phases", "zones")
 
 
+class DiagramFailed(RuntimeError):
+    """Graphviz could not draw a diagram: it failed, or ran past `GRAPHVIZ_SECONDS`."""
+
+
+def diagram_source(decls, kind: str, ctx: E.Ctx | None = None) -> tuple[str, int]:
+    """The DOT text of a diagram and how many boxes it has (nodes and clusters)."""
+    if kind == "phases":
+        pd = PhaseDiagram(decls, ctx)
+        return pd.build().source, pd.count
+    if kind == "zones":
+        zd = ZoneDiagram(decls)
+        source = zd.build().source
+        return source, len(decls.zones) + (1 if any(src == ELSEWHERE for src, _ in zd.moves) else 0)
+    raise ValueError(f"unknown diagram kind '{kind}' (use {' or '.join(KINDS)})")
+
+
 def dot_source(decls, kind: str, ctx: E.Ctx | None = None) -> str:
     """The DOT text of a diagram (deterministic: no dates, nodes numbered in order)."""
-    if kind == "phases":
-        return phases_graph(decls, ctx).source
-    if kind == "zones":
-        return zones_graph(decls).source
-    raise ValueError(f"unknown diagram kind '{kind}' (use {' or '.join(KINDS)})")
+    return diagram_source(decls, kind, ctx)[0]
 
 
 def have_dot() -> bool:
@@ -559,13 +575,49 @@ def dot_version() -> str | None:
     return (done.stderr or done.stdout).strip()
 
 
-def to_svg(source: str) -> str | None:
-    """The SVG drawn by Graphviz's `dot`, or None when it is not installed."""
-    try:
-        data = graphviz.Source(source).pipe(format="svg", encoding="utf-8")
-    except graphviz.ExecutableNotFound:
+def to_svg(source: str, timeout: float | None = None) -> str | None:
+    """The SVG drawn by Graphviz's `dot`, or None when it is not installed. Raises
+    DiagramFailed when `dot` fails or runs past `timeout` (default GRAPHVIZ_SECONDS); the
+    process is killed then."""
+    exe = shutil.which("dot")
+    if exe is None:
         return None
-    return data
+    limit = GRAPHVIZ_SECONDS if timeout is None else timeout
+    try:
+        done = subprocess.run([exe, "-Tsvg"], input=source.encode("utf-8"), capture_output=True,
+                              timeout=limit)
+    except subprocess.TimeoutExpired:
+        raise DiagramFailed(f"Graphviz took longer than {limit:g} seconds to lay it out "
+                            "(the bound GRAPHVIZ_SECONDS)") from None
+    except OSError as err:
+        raise DiagramFailed(f"Graphviz could not be started ({err.strerror})") from None
+    if done.returncode != 0 or not done.stdout:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise DiagramFailed(f"Graphviz failed (exit {done.returncode}){': ' + said[-1][:200] if said else ''}")
+    return done.stdout.decode("utf-8", "replace")
+
+
+def draw(game, kind: str, svg: bool = True) -> tuple[str, str | None]:
+    """One diagram of a loaded game as `cardsmith diagram` writes it: its DOT, and its SVG when
+    `svg` (None without Graphviz). A located PublishError (in the game's file) when the rules
+    nest too deeply to follow (E1009), the diagram has more than MAX_DIAGRAM_NODES boxes (E1008)
+    or Graphviz fails or runs past GRAPHVIZ_SECONDS (E1007)."""
+    try:
+        source, boxes = apart.deep(diagram_source, game.decls, kind)
+    except RecursionError:
+        raise X.too_deep(game) from None
+    if not svg:
+        return source, None
+    if boxes > MAX_DIAGRAM_NODES:
+        raise X.in_game(game, X.DIAGRAM_TOO_BIG,
+                        f"the {kind} diagram of this game has {boxes:,} boxes, more than the {MAX_DIAGRAM_NODES:,} "
+                        "a diagram may have (the bound MAX_DIAGRAM_NODES)",
+                        "write its DOT source instead (-o FILE.dot) and lay it out with other tools")
+    try:
+        return source, to_svg(source)
+    except DiagramFailed as err:
+        raise X.in_game(game, X.GRAPHVIZ_FAILED, f"the {kind} diagram could not be drawn: {err}",
+                        "write its DOT source instead (-o FILE.dot)") from None
 
 
 def inline_svg(svg: str) -> str:

@@ -12,24 +12,28 @@ the stack, the end of the game, further rules, a glossary and the interpretation
 shows its doc strings first, then its English rendering from the AST ("In rules terms").
 
 Templates run in Jinja's sandbox with autoescaping (HTML) and StrictUndefined, so a card named
-`<script>` is text. Output is deterministic: no dates, everything in declaration order.
+`<script>` is text, and in a bounded child process (templating.py); text from the file cannot
+make Markdown images, links or HTML either. Output is deterministic: no dates, everything in
+declaration order. Every failure is a located error (errors.py, E10xx).
 """
 from __future__ import annotations
 
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
-from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
-from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
 from .. import ast as A
+from ..bounds import MAX_DIAGRAM_NODES
 from ..model import BUILTIN_EVENTS, Game
+from . import apart
 from . import diagrams as D
 from . import english as E
+from . import errors as X
+from . import templating as T
 
 FORMATS = ("html", "pdf", "md")
 
@@ -40,7 +44,7 @@ FORMATS = ("html", "pdf", "md")
 @dataclass
 class Block:
     """One piece of a section. kind: prose (texts), rules (lines), table (columns, rows),
-    diagram (svg / file), terms (items: Term), list (texts)."""
+    diagram (svg / file, or a note saying why it is not drawn), terms (items: Term), list (texts)."""
     kind: str
     title: str = ""
     texts: list = field(default_factory=list)
@@ -51,6 +55,7 @@ class Block:
     svg: Markup | None = None
     file: str = ""
     dot_file: str = ""
+    note: str = ""
 
 
 @dataclass
@@ -188,7 +193,7 @@ class BookBuilder:
         info = self.diagrams.get(kind, {})
         stem = Path(self.game.path).stem
         return Block("diagram", title=title, svg=info.get("svg"), file=f"{stem}-{kind}.svg",
-                     dot_file=f"{stem}-{kind}.dot")
+                     dot_file=f"{stem}-{kind}.dot", note=info.get("note", ""))
 
     # ---------------------------------------------------------------- chapters
     def ch_intro(self, sec: Section) -> None:
@@ -534,12 +539,17 @@ def slug(text: str) -> str:
 
 
 def build_book(game: Game, diagrams: dict | None = None) -> Book:
-    return BookBuilder(game, diagrams).build()
+    """The book of `game`. Its rules are written out by recursive describers, so this runs with
+    room for deeply nested rules (`apart.deep`); past that, a located error (E1009)."""
+    try:
+        return apart.deep(lambda: BookBuilder(game, diagrams).build())
+    except RecursionError:
+        raise X.too_deep(game) from None
 
 
 # ================================================================ rendering
 
-TEMPLATES = Path(__file__).resolve().parent / "templates"
+TEMPLATES = T.package_folder()
 
 
 SECTION_REF = re.compile(r"§(\d+(?:\.\d+)*)")
@@ -553,10 +563,20 @@ def inline_html(text) -> Markup:
     return Markup(out.replace(E.EM_OPEN, "<em>").replace(E.EM_CLOSE, "</em>"))
 
 
+# Markdown that text from a file could use to make an image, a link, code or emphasis:
+# backslash-escaped, so `![x](file:///etc/passwd)` or `[a][b]` stays the text it is.
+MD_SPECIAL = re.compile(r"([\\`*_\[\]])")
+# Bare addresses that GitHub-flavoured Markdown turns into links by itself.
+MD_AUTOLINK = re.compile(r"(?i)(?<=:)//|(?<=\bwww)\.")
+
+
 def inline_md(text) -> str:
-    """Rules text as Markdown: names in *emphasis*; angle brackets as entities, so HTML in a
-    card's name stays text in any Markdown viewer."""
+    """Rules text as Markdown: names in *emphasis*; angle brackets and ampersands as entities
+    (no HTML from a file in any Markdown viewer); the characters that start images, links,
+    code and emphasis escaped, and bare addresses broken, so text from a file makes none."""
     out = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    out = MD_SPECIAL.sub(r"\\\1", out)
+    out = MD_AUTOLINK.sub(lambda m: "\\/\\/" if m.group(0) == "//" else "\\.", out)
     return out.replace(E.EM_OPEN, "*").replace(E.EM_CLOSE, "*")
 
 
@@ -564,49 +584,95 @@ def md_cell(text) -> str:
     return inline_md(text).replace("|", "\\|").replace("\n", " ")
 
 
-def environment(templates: str | os.PathLike | None = None) -> SandboxedEnvironment:
-    """The sandboxed Jinja environment; a designer's folder is searched before the defaults,
-    so it may replace one template (say style.css) and keep the rest."""
-    folders = ([str(templates)] if templates else []) + [str(TEMPLATES)]
-    env = SandboxedEnvironment(
-        loader=ChoiceLoader([FileSystemLoader(f) for f in folders]),
-        autoescape=lambda name: bool(name) and name.endswith((".html.j2", ".html")),
-        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    env.filters.update(inline=inline_html, md=inline_md, mdcell=md_cell, plain=E.plain)
-    return env
+def md_path(name) -> str:
+    """A file name as a Markdown link target: percent-encoded, so no name is a scheme
+    (`javascript:x.cards`) or breaks out of the parentheses."""
+    return quote(str(name), safe="")
+
+
+FILTERS = {"inline": inline_html, "md": inline_md, "mdcell": md_cell, "mdpath": md_path, "plain": E.plain}
+
+
+def folders(templates: str | os.PathLike | None = None) -> list[str]:
+    """Where templates are looked up: a designer's folder first, so it may replace one
+    template (say style.css) and keep the rest."""
+    return ([str(templates)] if templates else []) + [str(TEMPLATES)]
+
+
+def environment(templates: str | os.PathLike | None = None) -> T.BoundedSandbox:
+    """The sandboxed Jinja environment (templating.py)."""
+    return T.environment(folders(templates), FILTERS)
 
 
 def render(book: Book, fmt: str, templates=None) -> str:
-    """The book as Markdown ("md") or HTML ("html")."""
+    """The book as Markdown ("md") or HTML ("html"); a located PublishError when a template
+    fails or passes a bound (templating.py)."""
     name = {"md": "book.md.j2", "html": "book.html.j2"}[fmt]
-    return environment(templates).get_template(name).render(book=book)
+    return T.render(folders(templates), FILTERS, name, {"book": book})
+
+
+def _diagram(game: Game, kind: str) -> dict:
+    """One diagram: its DOT, and its SVG unless it cannot or may not be drawn (then a note)."""
+    stem = Path(game.path).stem
+    try:
+        source, boxes = apart.deep(D.diagram_source, game.decls, kind)
+    except RecursionError:
+        raise X.too_deep(game) from None
+    entry = {"dot_file": f"{stem}-{kind}.dot", "file": f"{stem}-{kind}.svg", "svg": None, "note": "",
+             "source": source}
+    if boxes > MAX_DIAGRAM_NODES:
+        entry["note"] = (f"it has {boxes:,} boxes, more than the {MAX_DIAGRAM_NODES:,} a diagram may have "
+                         "(the bound MAX_DIAGRAM_NODES)")
+        return entry
+    try:
+        svg = D.to_svg(source)
+    except D.DiagramFailed as err:
+        entry["note"] = str(err)
+        return entry
+    if svg is not None:         # else Graphviz is not installed: make_diagrams warns once
+        entry["svg"] = Markup(D.inline_svg(svg))
+        entry["svg_text"] = svg
+    return entry
 
 
 def make_diagrams(game: Game, out_dir: Path | None) -> tuple[dict, list[str]]:
-    """Both diagrams: DOT always, SVG when Graphviz's `dot` is installed. Writes
-    <stem>-<kind>.dot / .svg into `out_dir` when given; returns their info and any warning."""
-    stem = Path(game.path).stem
+    """Both diagrams: DOT always, SVG when Graphviz's `dot` is installed and draws it within
+    its bounds (else the book says why it is missing). Writes <stem>-<kind>.dot / .svg into
+    `out_dir` when given; returns their info and any warnings."""
     info: dict = {}
     warnings: list[str] = []
     for kind in D.KINDS:
-        source = D.dot_source(game.decls, kind)
-        svg = D.to_svg(source)
-        entry = {"dot_file": f"{stem}-{kind}.dot", "file": f"{stem}-{kind}.svg",
-                 "svg": Markup(D.inline_svg(svg)) if svg else None}
+        entry = _diagram(game, kind)
+        source, svg = entry.pop("source"), entry.pop("svg_text", None)
         info[kind] = entry
         if out_dir is not None:
             (out_dir / entry["dot_file"]).write_text(source, encoding="utf-8")
             if svg:
-                (out_dir / f"{stem}-{kind}.svg").write_text(svg, encoding="utf-8")
+                (out_dir / entry["file"]).write_text(svg, encoding="utf-8")
+        if entry["note"]:
+            warnings.append(f"the {kind} diagram is left out of the rulebook: {entry['note']}; its DOT source "
+                            f"is {entry['dot_file']}")
     if not D.have_dot():
         warnings.append("Graphviz is not installed (no 'dot' program): the diagrams are written as DOT "
                         "source only (install the Debian package 'graphviz' to draw them)")
     return info, warnings
 
 
+def _print(game: Game, html: str, target: Path, templates) -> None:
+    from .browser import BrowserFailed, print_html
+
+    try:
+        print_html(html, target)
+    except BrowserFailed as err:
+        page = T.FolderLoader(folders(templates)).path_of("book.html.j2")
+        raise X.at(X.CHROMIUM_FAILED, f"the PDF could not be printed: {err}", page,
+                   hint="try --format html, and look at the page in a browser") from None
+
+
 def write_rulebook(game: Game, out_dir, fmt: str = "html", templates=None) -> tuple[list[Path], list[str]]:
     """Write the rulebook of `game` into `out_dir` as <stem>.html / .md / .pdf, with the diagrams
-    beside it. Returns the files written and any warnings."""
+    beside it. Returns the files written and any warnings; a located PublishError (E10xx) when
+    the templates, the rules or the browser fail."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format '{fmt}' (use {', '.join(FORMATS)})")
     out = Path(out_dir)
@@ -623,11 +689,6 @@ def write_rulebook(game: Game, out_dir, fmt: str = "html", templates=None) -> tu
         target = out / f"{stem}.html"
         target.write_text(render(book, "html", templates), encoding="utf-8")
     else:
-        from .browser import print_pdf
-
         target = out / f"{stem}.pdf"
-        with tempfile.TemporaryDirectory(prefix="cardsmith-book-") as tmp:
-            page = Path(tmp) / f"{stem}.html"
-            page.write_text(render(book, "html", templates), encoding="utf-8")
-            print_pdf(page, target)
+        _print(game, render(book, "html", templates), target, templates)
     return [target] + written, warnings
