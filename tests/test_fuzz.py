@@ -10,9 +10,10 @@ and the reproducers of tests/fuzz/found/.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 from cardsmith.dsl.diagnostics import Diagnostic
@@ -20,7 +21,7 @@ from cardsmith.dsl.source import Span
 
 import fuzz.harness as H
 from fuzz.corpus import MUTANT_NAME, Mutant, Workspace, seed, seeds
-from fuzz.found import FOUND, known_open
+from fuzz.found import FOUND, is_known_open
 from fuzz.mutators import TEXT_OPS, DataChooser, RandomChooser, mutant_at, mutate
 
 # Small enough for the suite: one play seed (and its replay), a short step bound.
@@ -38,7 +39,7 @@ def ws(tmp_path_factory) -> Workspace:
 def explain(mutant: Mutant, outcome: H.Outcome) -> str:
     lines = [f"mutant of {mutant.seed} by {', '.join(mutant.ops)} "
              f"(extras: {', '.join(e.name for e in mutant.extra) or 'none'}):"]
-    lines += [f"  {f.signature}: {f.detail}" for f in outcome.failures(known_open())]
+    lines += [f"  {f.signature}: {f.detail}" for f in outcome.failures(is_known_open)]
     return "\n".join(lines)
 
 
@@ -47,6 +48,9 @@ def explain(mutant: Mutant, outcome: H.Outcome) -> str:
 
 @pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+          # no shrinking: a mutant runs for up to seconds, shrinking one took minutes; the message
+          # names the seed, the operations and the findings, and fuzz/minimize.py shrinks by lines
+          phases=[Phase.explicit, Phase.generate],
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_mutants_are_checked_played_and_published_without_a_crash(ws, data):
@@ -55,7 +59,7 @@ def test_mutants_are_checked_played_and_published_without_a_crash(ws, data):
     with H.memory_cap(BUDGET.memory_mb * 2):
         outcome = H.run_mutant(mutant, ws, BUDGET)
     event("accepted" if outcome.accepted else "rejected")     # --hypothesis-show-statistics
-    assert outcome.failures(known_open()) == [], explain(mutant, outcome)
+    assert outcome.failures(is_known_open) == [], explain(mutant, outcome)
 
 
 @pytest.mark.parametrize("name", [s.name for s in seeds()])
@@ -65,7 +69,7 @@ def test_every_seed_passes_the_harness_unmutated(ws, name):
     outcome = H.run_mutant(Mutant(s.name, s.text.encode("utf-8")), ws, BUDGET)
     assert outcome.accepted
     assert outcome.findings == [], explain(Mutant(s.name, b""), outcome)
-    assert set(outcome.seconds) == {"check", "load", "play", "scenarios", "diagram", "rulebook"}
+    assert set(outcome.seconds) == {"check", "load", "play", "scenarios", "diagram", "rulebook", "cli"}
 
 
 # ---------------------------------------------------------------- the harness can fail
@@ -111,7 +115,13 @@ def test_an_internal_error_diagnostic_names_the_check_pass_that_failed(ws, monke
 
 def test_two_plays_that_differ_are_nondeterministic(ws, monkeypatch):
     calls = iter(range(10**6))
-    monkeypatch.setattr(H, "format_event", lambda e: f"{next(calls)} {e.get('text')}")
+    real = H.run_game
+
+    def drifting(*args, **kwargs):          # each game's log ends with a different event
+        eng = real(*args, **kwargs)
+        eng.log.append({"event": "drift", "n": next(calls)})
+        return eng
+    monkeypatch.setattr(H, "run_game", drifting)
     outcome = H.run_mutant(_small(ws), ws, BUDGET)
     assert [f.signature for f in outcome.failures()] == ["nondeterministic:play:log"]
 
@@ -199,6 +209,17 @@ def test_an_enum_of_50000_members_checks_in_linear_time(ws):
     pytest.param(f, id=f.file, marks=[pytest.mark.xfail(strict=True, reason=f.reason)] if f.open else [])
     for f in FOUND])
 def test_found_reproducers_run_clean(ws, found):
-    outcome = H.run_mutant(found.mutant(), ws, BUDGET)
-    assert found.signature not in {f.signature for f in outcome.findings}
+    outcome = H.run_mutant(found.mutant(), ws, replace(BUDGET, seconds=found.seconds))
+    assert not [f for f in outcome.findings if found.matches(f.signature)]
     assert outcome.failures() == [], "\n".join(f"{f.signature}: {f.detail}" for f in outcome.failures())
+
+
+def test_an_internal_error_in_a_command_is_found_through_the_cli(ws, monkeypatch):
+    """cli.main turns an exception into exit 3 and 'internal error: ...': a finding too."""
+    from cardsmith.dsl import loader
+
+    def broken(path):
+        raise ValueError("planted")
+    monkeypatch.setattr(loader, "check_file", broken)
+    outcome = H.run_mutant(_small(ws), ws, BUDGET)
+    assert "internal:cli:check:exit-3:ValueError" in {f.signature for f in outcome.failures()}

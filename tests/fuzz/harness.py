@@ -2,13 +2,15 @@
 
 Targets, in order (each under its own time budget):
 
-    check      check_file + render_all: what `cardsmith check` does
+    check      check_file + render_all (the diagnostics as data, and as drawn)
     load       load_game, which must agree with check
     play       run_game with random bots, a few seeds, a small step bound; run seed 1 twice
                (the same file, seed and choices must give the same log)
-    scenarios  run_scenarios: what `cardsmith test` does
+    scenarios  run_scenarios (`cardsmith test`), with the same step bound
     diagram    dot_source of both diagrams (and SVG through Graphviz when the budget asks)
     rulebook   build_book + render as Markdown and HTML
+    cli        `cardsmith check`, then `play --max-steps` and `test --max-steps`, in-process through
+               cli.main with stdout and stderr captured: what a person's terminal receives
 
 What counts as a finding (kind: what went wrong):
 
@@ -19,8 +21,8 @@ What counts as a finding (kind: what went wrong):
                       shown line is not the line the parser counted
     disagree          check_file and load_game disagree on whether the file has errors
     nondeterministic  two plays with the same file, seed and bots differ
-    unsafe-output     terminal controls / bidi overrides in text printed to a terminal, or a
-                      card's markup reaching the HTML rulebook unescaped
+    unsafe-output     terminal controls / bidi overrides in what the CLI prints, or a card's
+                      markup reaching the HTML rulebook unescaped
     masked            (soft: counted, not a failure) E0804, a Python error inside a rule that the
                       machine turned into a located GameAborted: a gap in the checker
 
@@ -29,14 +31,15 @@ target, the error's type and the innermost cardsmith function it came from.
 """
 from __future__ import annotations
 
-import inspect
+import io
+import json
 import re
 import resource
 import signal
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,7 +51,8 @@ from cardsmith.dsl.publish import diagrams as D
 from cardsmith.dsl.publish import rulebook as R
 from cardsmith.dsl.render import render_all
 from cardsmith.dsl.source import Source
-from cardsmith.interpreter.cli import describe_result, format_event
+from cardsmith.interpreter import cli
+from cardsmith.interpreter.cli import describe_result
 from cardsmith.interpreter.errors import GameAborted
 from cardsmith.interpreter.play import run_game
 from cardsmith.interpreter.scenario import run_scenarios
@@ -72,6 +76,7 @@ class Budget:
     max_steps: int = 20_000           # the step bound of each play
     play_seeds: tuple[int, ...] = (1, 2)
     svg: bool = False                 # also lay the diagrams out with Graphviz (slow)
+    cli: bool = True                  # also run the commands through cli.main
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +94,9 @@ class Outcome:
     seconds: dict[str, float] = field(default_factory=dict)
     rss_growth_kb: int = 0
 
-    def failures(self, known: frozenset[str] | set[str] = frozenset()) -> list[Finding]:
+    def failures(self, known: Callable[[str], bool] = lambda signature: False) -> list[Finding]:
         """The findings that are defects (not soft) and not already known-open."""
-        return [f for f in self.findings if f.kind not in SOFT_KINDS and f.signature not in known]
+        return [f for f in self.findings if f.kind not in SOFT_KINDS and not known(f.signature)]
 
 
 # ---------------------------------------------------------------- time and memory
@@ -295,12 +300,6 @@ def check_aborted(run: Run, target: str, err: CardsmithError, ws: Workspace) -> 
 # ---------------------------------------------------------------- the targets
 
 
-def _scenario_options() -> dict:
-    """run_scenarios' step bound, where it has one (a scenario looping forever otherwise runs
-    to the default bound of 5,000,000 steps)."""
-    return {"max_steps"} & set(inspect.signature(run_scenarios).parameters)
-
-
 def run_mutant(mutant: Mutant, ws: Workspace, budget: Budget = Budget()) -> Outcome:
     """Write the mutant into the workspace and run it through every target."""
     outcome = Outcome()
@@ -319,6 +318,8 @@ def run_mutant(mutant: Mutant, ws: Workspace, budget: Budget = Budget()) -> Outc
 
 def _run_targets(run: Run, path: str, ws: Workspace, budget: Budget) -> None:
     errors = None
+    if budget.cli:
+        _cli(run, path, None, budget)
     with run.target("check"):
         diags, sources = check_file(path)
         check_diagnostics(run, "check", diags, sources, ws)
@@ -349,11 +350,9 @@ def _run_targets(run: Run, path: str, ws: Workspace, budget: Budget) -> None:
         return
     run.outcome.accepted = True
 
-    with run.target("play"):
-        _play(run, game, ws, budget)
+    _play(run, game, ws, budget)
     with run.target("scenarios"):
-        options = {"max_steps": budget.max_steps} if _scenario_options() else {}
-        for result in run_scenarios(game, seed=0, **options):
+        for result in run_scenarios(game, seed=0, max_steps=budget.max_steps):
             for failure in result.failures:
                 if not re.match(r"\S+:\d+:\d+: ", failure):
                     run.add("unlocated", "scenarios", "failure", failure)
@@ -376,20 +375,28 @@ def _run_targets(run: Run, path: str, ws: Workspace, budget: Budget) -> None:
         html = R.render(book, "html")
         if SCRIPT in html:
             run.add("unsafe-output", "rulebook", "html-markup", "a card's <script> reached the HTML")
+    if budget.cli:
+        _cli(run, path, game, budget)
 
 
 def _play(run: Run, game, ws: Workspace, budget: Budget) -> None:
+    """A game per seed (the minimum of players, then one more), then the first one again: the
+    same file, seed and bots must give the same log. Each game has the whole time budget."""
     lo, hi = game.min_players, game.max_players
     first = None
     for i, seed in enumerate(budget.play_seeds):
         players = min(hi, lo + i)
-        result = _one_play(run, game, players, seed, ws, budget)
+        result = None
+        with run.target("play"):
+            result = _one_play(run, game, players, seed, ws, budget)
         if first is None:
             first = (players, seed, result)
-    if first is not None:                       # the same file, seed and bots: the same log
+    if first is not None and first[2] is not None:
         players, seed, result = first
-        again = _one_play(run, game, players, seed, ws, budget, judge=False)
-        if again != result:
+        again = None
+        with run.target("play"):
+            again = _one_play(run, game, players, seed, ws, budget, judge=False)
+        if again is not None and again != result:
             run.add("nondeterministic", "play", "log", f"seed {seed}, {players} players: two runs differ")
 
 
@@ -407,11 +414,44 @@ def _one_play(run: Run, game, players: int, seed: int, ws: Workspace, budget: Bu
         if judge:
             check_aborted(run, "play", err, ws)
         return f"error {err}"
-    lines = [format_event(e) for e in eng.log] + [describe_result(eng)]
-    if judge:
-        for line in lines:
-            bad = _unsafe(line)
-            if bad:
-                run.add("unsafe-output", "play", "log", f"{bad} in {line[:80]!r}")
-                break
-    return "\n".join(lines)
+    return json.dumps(eng.log, sort_keys=True, ensure_ascii=False) + "\n" + describe_result(eng)
+
+
+def _cli(run: Run, path: str, game, budget: Budget) -> None:
+    """The commands a person types, through cli.main: `check` for every mutant; `play` and
+    `test` for a game that loads. Exit 3 (an internal error) or a traceback is a finding, and
+    so is any terminal control in what they print."""
+    if game is None:
+        commands = [["check", path]]
+    else:
+        steps = str(budget.max_steps)
+        commands = [["play", path, "--seed", "1", "--players", str(game.min_players), "--max-steps", steps],
+                    ["test", path, "--max-steps", steps]]
+    for argv in commands:
+        out, err = io.StringIO(), io.StringIO()
+        code = None
+        with run.target("cli"):
+            with redirect_stdout(out), redirect_stderr(err):
+                code = cli.main(argv)
+        if code is None:
+            continue                      # the target reported what stopped it
+        printed = out.getvalue() + err.getvalue()
+        command = argv[0]
+        if code == cli.EXIT_INTERNAL and _first_line(err.getvalue()) == "MemoryError":
+            run.add("memory", "cli", f"{command}:MemoryError", printed[-400:])
+        elif code == cli.EXIT_INTERNAL or "Traceback (most recent call last)" in printed:
+            run.add("internal", "cli", f"{command}:exit-{code}:{_first_line(err.getvalue())}", printed[-400:])
+        elif code not in (cli.EXIT_OK, cli.EXIT_ERRORS, cli.EXIT_ABORTED):
+            run.add("internal", "cli", f"{command}:exit-{code}", printed[-400:])
+        bad = _unsafe(printed)
+        if bad:
+            at = UNSAFE.search(printed).start()
+            line = printed[printed.rfind("\n", 0, at) + 1: printed.find("\n", at)]
+            run.add("unsafe-output", "cli", f"{command}:{'bidi' if bad >= 'U+2000' else 'control'}",
+                    f"{bad} in {line[:100]!r}")
+
+
+def _first_line(text: str) -> str:
+    """The stable part of an internal error's message: its exception type."""
+    m = re.search(r"internal error: (\w+)", text)
+    return m.group(1) if m else "?"

@@ -346,6 +346,11 @@ TEXT_OPS: tuple[Op, ...] = (
 )
 
 
+# Operations that usually leave a file valid, given twice the weight: a valid mutant is played,
+# tested and published, so they carry the campaign past the checker into the runtime.
+WEIGHTED_OPS: tuple[Op, ...] = TEXT_OPS + (number, text_replace, unicode, line_duplicate, line_delete, number)
+
+
 # ---------------------------------------------------------------- byte operations (last)
 
 BAD_BYTES = (b"\xff", b"\x80", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\x00")
@@ -377,8 +382,8 @@ def mutate(ch: Chooser, base: Seed | None = None) -> Mutant:
     """One mutant: a seed, one to four text operations, and now and then a byte operation."""
     base = base or pick(ch, seeds())
     text, extras, ops = base.text, (), []
-    for _ in range(pick(ch, (1, 1, 2, 3, 4))):
-        op = pick(ch, TEXT_OPS)
+    for _ in range(pick(ch, (1, 1, 1, 2, 2, 3, 4))):
+        op = pick(ch, WEIGHTED_OPS)
         text, more = op(ch, text)
         extras += more
         ops.append(op.__name__)
