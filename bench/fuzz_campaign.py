@@ -49,8 +49,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--keep", type=int, default=5, help="failing mutants saved per signature (default 5)")
     ap.add_argument("--budget", type=float, default=10.0, help="seconds per target (default 10)")
     ap.add_argument("--memory-mb", type=int, default=1024, help="memory growth per mutant (default 1024)")
-    ap.add_argument("--max-steps", type=int, default=10_000, help="step bound of each play (default 10000)")
-    ap.add_argument("--svg-every", type=int, default=0, help="also run Graphviz on every K-th mutant")
+    ap.add_argument("--max-steps", type=int, default=5_000, help="step bound of each play and scenario (default 5000)")
+    ap.add_argument("--no-svg", action="store_true", help="diagrams as DOT only (the rulebook still draws them)")
     ap.add_argument("--time-limit", type=float, default=0, help="stop handing out mutants after T seconds")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     return ap.parse_args(argv)
@@ -59,19 +59,17 @@ def parse_args(argv=None) -> argparse.Namespace:
 # ---------------------------------------------------------------- the worker
 
 
-def worker(conn, seed: int, budget: Budget, svg_every: int) -> None:
+def worker(conn, seed: int, budget: Budget) -> None:
     """Receive mutant indexes, run them, send back what happened (until None)."""
     with tempfile.TemporaryDirectory(prefix="cardsmith-fuzz-") as tmp, memory_cap(budget.memory_mb * 2):
         ws = Workspace(tmp)
-        svg = Budget(budget.seconds, budget.memory_mb, budget.max_steps, budget.play_seeds, True)
         while True:
             index = conn.recv()
             if index is None:
                 break
             mutant = mutant_at(seed, index)
-            use = svg if svg_every and index % svg_every == 0 else budget
             start = time.perf_counter()
-            out = run_mutant(mutant, ws, use)
+            out = run_mutant(mutant, ws, budget)
             conn.send({"index": index, "accepted": out.accepted, "findings": out.findings,
                        "seconds": out.seconds, "total": time.perf_counter() - start,
                        "rss_growth_kb": out.rss_growth_kb, "peak_rss_kb": peak_rss_kb()})
@@ -81,8 +79,8 @@ class Pool:
     """J worker processes, each with one mutant at a time; a worker stuck past the hard limit
     is killed and replaced (its mutant is a hang)."""
 
-    def __init__(self, jobs: int, seed: int, budget: Budget, svg_every: int):
-        self.args = (seed, budget, svg_every)
+    def __init__(self, jobs: int, seed: int, budget: Budget):
+        self.args = (seed, budget)
         self.hard = budget.seconds * 8 + 30
         self.ctx = mp.get_context("fork")
         self.workers = [self._start() for _ in range(jobs)]
@@ -162,7 +160,7 @@ def save(out: Path, seed: int, index: int, mutant: Mutant, findings: list[Findin
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    budget = Budget(seconds=args.budget, memory_mb=args.memory_mb, max_steps=args.max_steps)
+    budget = Budget(seconds=args.budget, memory_mb=args.memory_mb, max_steps=args.max_steps, svg=not args.no_svg)
     out = Path(args.out)
     indexes = args.only or list(range(args.start, args.start + args.mutants))
     stats = {"tried": 0, "accepted": 0, "max_seconds": 0.0, "slowest": None, "max_target": (0.0, None),
@@ -201,7 +199,7 @@ def main(argv=None) -> int:
                   f"{sum(mutants_with[k] for k in KINDS if k not in SOFT_KINDS)} failing, {rate:.1f}/s",
                   file=sys.stderr, flush=True)
 
-    pool = Pool(max(1, args.jobs), args.seed, budget, args.svg_every)
+    pool = Pool(max(1, args.jobs), args.seed, budget)
     try:
         pool.run(indexes, on_result, args.time_limit)
     except KeyboardInterrupt:

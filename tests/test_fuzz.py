@@ -97,7 +97,7 @@ def test_an_exception_out_of_a_target_is_an_internal_error_naming_where(ws, monk
     monkeypatch.setattr(H.R, "render", broken)
     outcome = H.run_mutant(_small(ws), ws, BUDGET)
     assert [f.signature for f in outcome.failures()] == [
-        "internal:rulebook:ZeroDivisionError@test_fuzz.py:test_an_exception_out_of_a_target_is_an_internal_error_naming_where.<locals>.broken"]
+        "internal:rulebook:ZeroDivisionError@dsl/publish/rulebook.py:write_rulebook"]
 
 
 def test_an_internal_error_diagnostic_names_the_check_pass_that_failed(ws, monkeypatch):
@@ -196,12 +196,13 @@ def test_workspace_extras_stay_inside_and_are_cleared(ws):
 # ---------------------------------------------------------------- defects found, as regressions
 
 
-def test_an_enum_of_50000_members_checks_in_linear_time(ws):
+def test_an_enum_of_30000_members_checks_in_linear_time(ws):
     """Found by the campaign (an import of a 1.7 MB enum): duplicate members were found with
-    members.count(m), quadratic, so the check of one big enum ran for minutes."""
-    members = ", ".join(f"v{k}" for k in range(50_000))
+    members.count(m), quadratic, so the check of one big enum ran for minutes (30,000: ~20 s,
+    past the budget; linear: about a second)."""
+    members = ", ".join(f"v{k}" for k in range(30_000))
     text = f'game "Big":\n    players: 2 to 2\n\nenum Big: {members}\n'
-    outcome = H.run_mutant(Mutant("enum", text.encode()), ws, H.Budget(seconds=10.0))
+    outcome = H.run_mutant(Mutant("enum", text.encode()), ws, H.Budget(seconds=10.0, cli=False))
     assert not [f for f in outcome.findings if f.target in ("check", "load")], outcome.findings
 
 

@@ -7,8 +7,8 @@ Targets, in order (each under its own time budget):
     play       run_game with random bots, a few seeds, a small step bound; run seed 1 twice
                (the same file, seed and choices must give the same log)
     scenarios  run_scenarios (`cardsmith test`), with the same step bound
-    diagram    dot_source of both diagrams (and SVG through Graphviz when the budget asks)
-    rulebook   build_book + render as Markdown and HTML
+    diagram    draw both diagrams (DOT, and SVG through Graphviz unless the budget says not)
+    rulebook   write_rulebook as Markdown and as HTML (diagrams drawn by Graphviz)
     cli        `cardsmith check`, then `play --max-steps` and `test --max-steps`, in-process through
                cli.main with stdout and stderr captured: what a person's terminal receives
 
@@ -43,8 +43,6 @@ from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from markupsafe import Markup
-
 from cardsmith.dsl.diagnostics import CardsmithError, DiagnosticSink
 from cardsmith.dsl.loader import check_file, check_source, load_game
 from cardsmith.dsl.publish import diagrams as D
@@ -75,7 +73,8 @@ class Budget:
     memory_mb: int = 1024             # growth of the process' peak memory over one mutant
     max_steps: int = 20_000           # the step bound of each play
     play_seeds: tuple[int, ...] = (1, 2)
-    svg: bool = False                 # also lay the diagrams out with Graphviz (slow)
+    svg: bool = True                  # the diagrams as SVG through Graphviz (else DOT only);
+                                      # the rulebook always draws them
     cli: bool = True                  # also run the commands through cli.main
 
 
@@ -359,22 +358,22 @@ def _run_targets(run: Run, path: str, ws: Workspace, budget: Budget) -> None:
                 bad = _unsafe(failure)
                 if bad:
                     run.add("unsafe-output", "scenarios", "failure", f"{bad} in {failure[:80]!r}")
-    diagrams = {}
     with run.target("diagram"):
-        stem = Path(game.path).stem
-        for kind in D.KINDS:
-            source = D.dot_source(game.decls, kind)
-            svg = D.to_svg(source) if budget.svg else None
-            diagrams[kind] = {"dot_file": f"{stem}-{kind}.dot", "file": f"{stem}-{kind}.svg",
-                              "svg": Markup(D.inline_svg(svg)) if svg else None}
-    if len(diagrams) != len(D.KINDS):
-        return
+        for kind in D.KINDS:                        # what `cardsmith diagram` does
+            try:
+                D.draw(game, kind, svg=budget.svg)
+            except CardsmithError as err:           # E10xx: too deep, too big, Graphviz failed
+                check_aborted(run, "diagram", err, ws)
     with run.target("rulebook"):
-        book = R.build_book(game, diagrams)
-        R.render(book, "md")
-        html = R.render(book, "html")
-        if SCRIPT in html:
-            run.add("unsafe-output", "rulebook", "html-markup", "a card's <script> reached the HTML")
+        book = ws.root / "book"                     # inside the workspace: cleared with the mutant
+        for fmt in ("md", "html"):                  # what `cardsmith rulebook --format md|html` does
+            try:
+                files, _ = R.write_rulebook(game, book, fmt)
+            except CardsmithError as err:
+                check_aborted(run, "rulebook", err, ws)
+                break
+            if fmt == "html" and SCRIPT in files[0].read_text(encoding="utf-8"):
+                run.add("unsafe-output", "rulebook", "html-markup", "a card's <script> reached the HTML")
     if budget.cli:
         _cli(run, path, game, budget)
 
