@@ -58,13 +58,27 @@ def deep(fn: Callable, *args, **kwargs):
         sys.setrecursionlimit(max(old_limit, PUBLISH_FRAMES))
         try:
             worker.start()
-            worker.join()
+            try:
+                worker.join()
+            except BaseException as stop:       # ^C, or a caller's own timer (SIGALRM)
+                _interrupt(worker, type(stop))
+                raise
         finally:
             sys.setrecursionlimit(old_limit)
     if "error" in result:
         error = result["error"]
         raise error.with_traceback(None) if isinstance(error, RecursionError) else error
     return result["value"]
+
+
+def _interrupt(worker: threading.Thread, kind: type) -> None:
+    """Stop `worker` with an exception of `kind`, as the caller was stopped: a signal only
+    reaches the main thread, and the work must not go on behind the caller's back."""
+    import ctypes
+
+    if worker.ident is not None and worker.is_alive():
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(kind))
+        worker.join(timeout=1)
 
 
 class ChildLimit(Exception):
@@ -76,8 +90,12 @@ class ChildLimit(Exception):
 
 
 class Alarm(BaseException):
-    """Raised inside the template's code by the child's timer (a BaseException, so that no
-    `except Exception` in Jinja swallows it)."""
+    """The child's timer went off (a BaseException, so that no `except Exception` in Jinja
+    swallows it); `frame` is where the work stood then, in whichever thread it ran."""
+
+    def __init__(self, frame=None):
+        super().__init__("time")
+        self.frame = frame
 
 
 def _vm_bytes() -> int:
@@ -94,10 +112,11 @@ def _vm_bytes() -> int:
 
 def in_child(fn: Callable[[], object], on_alarm: Callable[[BaseException], object]) -> object:
     """`fn()` run in a forked child under the template bounds; its result (JSON data: the child
-    hands back data, never objects).
+    hands back data, never objects). Call it from a process with one thread (fork copies only
+    the calling thread); `fn` may use `deep` inside the child.
 
     `fn` turns its own failures into results (a located error is data). `on_alarm(exc)` makes
-    the result for the child's timer going off inside `fn`, with the traceback of where it was.
+    the result for the child's timer going off (an Alarm, with the frame the work was at).
     Raises ChildLimit when the child dies or must be killed. Where fork is missing, `fn` runs
     here, without the bounds."""
     if not hasattr(os, "fork"):
@@ -110,11 +129,18 @@ def in_child(fn: Callable[[], object], on_alarm: Callable[[BaseException], objec
             os.close(read_end)
             used = _vm_bytes()
             if used:
+                soft, hard = resource.getrlimit(resource.RLIMIT_AS)
                 limit = used + TEMPLATE_MEMORY
-                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+                if soft != resource.RLIM_INFINITY:
+                    limit = min(limit, soft)        # a caller's own, lower cap stays
+                resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+            here = threading.get_ident()
 
             def ring(signum, frame):
-                raise Alarm()
+                # the work may run in a thread of `deep`: report where that thread stands
+                others = [f for ident, f in sys._current_frames().items() if ident != here]
+                raise Alarm(others[0] if others else frame)
 
             signal.signal(signal.SIGALRM, ring)
             signal.setitimer(signal.ITIMER_REAL, TEMPLATE_SECONDS)
@@ -148,6 +174,9 @@ def in_child(fn: Callable[[], object], on_alarm: Callable[[BaseException], objec
                 if not chunk:
                     break
                 chunks.append(chunk)
+    except BaseException:                           # ^C, or a caller's own timer: no orphan
+        os.kill(pid, signal.SIGKILL)
+        raise
     finally:
         os.close(read_end)
         _, status = os.waitpid(pid, 0)

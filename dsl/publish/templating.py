@@ -177,6 +177,18 @@ def _template_line(tb, files: set[str]) -> tuple[str, int] | None:
     return found
 
 
+def _frame_line(frame, files: set[str]) -> tuple[str, int] | None:
+    """The innermost template file and line on a thread's stack, from its top frame."""
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None and template.filename:
+            return template.filename, template.get_corresponding_lineno(frame.f_lineno)
+        if frame.f_code.co_filename in files:
+            return frame.f_code.co_filename, frame.f_lineno
+        frame = frame.f_back
+    return None
+
+
 def _generator_line(gen) -> tuple[str, int] | None:
     """Where a template generator stands now (the innermost template it is inside)."""
     found = None
@@ -211,6 +223,7 @@ def _describe(exc: BaseException, files: set[str], default: str) -> dict:
                       "(the bound MAX_TEMPLATE_OUTPUT)", exc.args[0] if exc.args else None, default,
                       "a loop in the template repeats too much")
     if isinstance(exc, apart.Alarm):
+        where = _frame_line(exc.frame, files) or where
         return _error(X.TEMPLATE_LIMITS, f"the templates took longer than {TEMPLATE_SECONDS:g} seconds "
                       "(the bound TEMPLATE_SECONDS)", where, default, "a loop in the template runs too long")
     if isinstance(exc, MemoryError):
@@ -266,7 +279,8 @@ def render(folders: list, filters: dict, name: str, context: dict) -> str:
         return _describe(alarm, env.loader.files, default)
 
     try:
-        result = apart.deep(apart.in_child, lambda: _render_here(env, name, context), on_alarm)
+        # the child forks from here; inside it the template gets deep()'s room for macros
+        result = apart.in_child(lambda: apart.deep(_render_here, env, name, context), on_alarm)
     except apart.ChildLimit as limit:
         if limit.what == "time":
             raise X.at(X.TEMPLATE_LIMITS, f"the templates took longer than {TEMPLATE_SECONDS:g} seconds "
