@@ -463,6 +463,18 @@ as soon as deep():
 
 # 300 nested `not` and a sum of 300 terms (left-nested 299 deep): the checker accepts about 330
 NOT_300 = deep_game("not " * 300 + "count(cards in every deck) = 0", " + ".join(["1"] * 300))
+# with parentheses the parser's own nesting comes first: the checker accepts about 94 of these
+NOT_PARENS_90 = deep_game("not (" * 90 + "count(cards in every deck) = 0" + ")" * 90, "(" * 90 + "1" + " + 1)" * 90)
+
+
+def test_parenthesised_nesting_as_deep_as_the_checker_allows_is_written_out(tmp_path, capsys):
+    path = tmp_path / "parens.cards"
+    path.write_text(NOT_PARENS_90, encoding="utf-8")
+    assert main(["check", str(path)]) == 0
+    status, _, err = rulebook([str(path), "-o", str(tmp_path / "book"), "--format", "md"], capsys)
+    assert status == 0, err
+    assert "it is not so that " * 89 in (tmp_path / "book" / "parens.md").read_text(encoding="utf-8")
+    assert main(["diagram", str(path), "-o", str(tmp_path / "p.dot")]) == 0
 
 
 @pytest.mark.parametrize("fmt", ["md", "html"])
