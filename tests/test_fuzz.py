@@ -28,7 +28,7 @@ from fuzz.mutators import TEXT_OPS, DataChooser, RandomChooser, mutant_at, mutat
 BUDGET = H.Budget(seconds=10.0, memory_mb=1024, max_steps=2_000, play_seeds=(1,))
 # Deep Stack plays 1,000 responses (seconds per mutant): the bench fuzzes it, the suite does not.
 SUITE_SEEDS = tuple(s for s in seeds() if "deep_stack" not in s.name)
-EXAMPLES = 120
+EXAMPLES = 90
 
 
 @pytest.fixture(scope="module")

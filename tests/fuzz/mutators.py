@@ -14,6 +14,8 @@ A mutant is one seed file with one to four operations applied:
     unicode      controls, terminal escapes, bidi, combining marks, astral, line separators
     texts        markup, template syntax, very long texts, escapes
     nesting      deep brackets, long sums, deeply nested blocks
+    snippets     statements that make a run expensive: squaring loops, endless loops, x / 0,
+                 huge rolls, loops nested over every player
     includes     extends / import of itself, a missing file, a non-.cards file, a folder, a
                  cycle, a long chain, a huge file, a pipe, links out of the folder, odd paths
 """
@@ -265,6 +267,39 @@ def nesting(ch: Chooser, text: str):
     return "".join(lines[:i] + nest + lines[i + 1:]), ()
 
 
+# Statements a stranger may put in a rule to make the run itself expensive or fail: numbers
+# that square themselves, loops past the step bound, a division by zero, huge rolls, nested
+# loops over everything, texts that double, deep recursion of a procedure.
+SNIPPETS = (
+    'say "fuzz"',
+    "let fz be 2\nrepeat 80 times:\n    let fz be fz * fz",
+    "let fz be 0\nrepeat 10000000 times:\n    let fz be fz + 1",
+    "let fz be 1 / 0",
+    "let fz be 10 / (1 - 1)",
+    "let fz be -9223372036854775808 * 1000",
+    "repeat:\n    let fz be 1",
+    "repeat while 1 = 1:\n    let fz be 1",
+    "for each fa in players:\n    for each fb in players:\n        for each fc in players:\n            let fz be 1",
+    "roll 1000000000 D6 dice as fr",
+    "roll -5 D6 dice as fr",
+    "let fz be count(players) * 99999999999999999",
+    'say "\x1b[2J\u202e"',
+)
+
+
+def snippet(ch: Chooser, text: str):
+    """A statement of SNIPPETS, indented like the rule line it goes before."""
+    lines = _lines(text)
+    body = [i for i, ln in enumerate(lines) if ln.startswith(" ") and ln.strip()
+            and not ln.strip().startswith(("|", "#", '"'))]
+    if not body:
+        return text, ()
+    i = pick(ch, body)
+    indent = lines[i][:len(lines[i]) - len(lines[i].lstrip(" "))]
+    block = "".join(indent + ln + "\n" for ln in pick(ch, SNIPPETS).split("\n"))
+    return "".join(lines[:i] + [block] + lines[i:]), ()
+
+
 # ---------------------------------------------------------------- includes
 
 def _include_line(ch: Chooser, target: str) -> str:
@@ -342,13 +377,14 @@ def include(ch: Chooser, text: str):
 TEXT_OPS: tuple[Op, ...] = (
     token_replace, token_delete, line_delete, line_duplicate, delete_span, token_duplicate,
     token_swap, line_swap, line_splice, truncate, indentation, number, unicode, text_replace,
-    nesting, include,
+    nesting, include, snippet,
 )
 
 
 # Operations that usually leave a file valid, given twice the weight: a valid mutant is played,
 # tested and published, so they carry the campaign past the checker into the runtime.
-WEIGHTED_OPS: tuple[Op, ...] = TEXT_OPS + (number, text_replace, unicode, line_duplicate, line_delete, number)
+WEIGHTED_OPS: tuple[Op, ...] = TEXT_OPS + (number, text_replace, unicode, line_duplicate, line_delete, number,
+                                           snippet)
 
 
 # ---------------------------------------------------------------- byte operations (last)
