@@ -7,6 +7,7 @@
     cardsmith demo                             a seeded game of Space War, then 200 simulated
     cardsmith rulebook FILE -o DIR             the printable rulebook (html, pdf or md)
     cardsmith diagram FILE -o OUT.svg          the phase diagram, or the zones' card flow
+    cardsmith explain FILE RULE | --list       a rule's compiled instructions beside its source lines
 
 Exit codes: 0 done; 1 the input has errors (diagnostics are printed, never a traceback);
 2 a game ran past its step bound, or the command line is malformed; 3 an internal error
@@ -145,6 +146,13 @@ def build_parser() -> argparse.ArgumentParser:
                          help="the SVG to write (a name ending in .dot writes the Graphviz source only)")
     diagram.add_argument("--kind", choices=("phases", "zones"), default="phases", help="default: phases")
     diagram.set_defaults(run=cmd_diagram)
+
+    explain = commands.add_parser("explain", help="show a rule's compiled instructions beside its source lines")
+    explain.add_argument("file", metavar="FILE")
+    explain.add_argument("rule", nargs="?", metavar="RULE",
+                         help='a procedure, round, phase or step, setup, "Card Name" or "Card Name".2')
+    explain.add_argument("--list", action="store_true", help="list the rules RULE may name")
+    explain.set_defaults(run=cmd_explain)
     return parser
 
 
@@ -607,6 +615,28 @@ def _report(err: CardsmithError) -> None:
         _write(sys.stderr, render_all(err.diagnostics, err.sources, color=_is_terminal(sys.stderr)))
     else:
         print(f"cardsmith: {_safe(err)}", file=sys.stderr)
+
+
+# ---------------------------------------------------------------- explain
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from cardsmith.dsl.loader import load_game
+
+    from .explain import UnknownRule, explain, rule_list
+
+    if args.list == (args.rule is not None):
+        raise UsageError("explain needs one RULE, or --list to see the rules it may name")
+    game = load_game(args.file)
+    if args.list:
+        _write(sys.stdout, rule_list(game))          # sanitised line by line in explain.py
+        return EXIT_OK
+    try:
+        text = explain(game, args.rule)
+    except UnknownRule as err:
+        raise UsageError(str(err)) from None
+    _write(sys.stdout, text)
+    return EXIT_OK
 
 
 def _safe(text) -> str:

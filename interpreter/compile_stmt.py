@@ -21,15 +21,25 @@ from .errors import RuleError
 
 @dataclass
 class Code:
-    """One compiled rule body: instructions, the span each came from, and what rule it is."""
+    """One compiled rule body: instructions, the span each came from, what each does in words,
+    and what rule it is.
+
+    `descs[pc]` describes `ops[pc]` for `cardsmith explain` (interpreter/explain.py): a tuple
+    whose first item is the op's name and the rest its operands, written out one after the
+    other — a str as it is, an AST node as its source text, a tuple of nodes as a comma list,
+    a one-item list as a jump target (the box the compiler patches; shown as a label L1, L2 …).
+    It is built beside the op at compile time and never read while a game runs.
+    """
     id: int
     name: str                     # "procedure refill", "round Contest", "Dwarven Armor: when before_battle"
     ops: list = field(default_factory=list)
     spans: list = field(default_factory=list)
+    descs: list = field(default_factory=list)
 
-    def emit(self, op, span) -> int:
+    def emit(self, op, span, desc: tuple | None = None) -> int:
         self.ops.append(op)
         self.spans.append(span)
+        self.descs.append(desc)
         return len(self.ops) - 1
 
     def here(self) -> int:
@@ -47,6 +57,11 @@ class Ctx:
     def fresh(self, stem: str) -> str:
         self.uid[0] += 1
         return f"${stem}{self.uid[0]}"
+
+
+def quote(text) -> str:
+    """A text operand as the designer wrote it: in double quotes."""
+    return f'"{text}"'
 
 
 def _jump(target_box):
@@ -87,7 +102,8 @@ class StmtCompiler:
             if key is None:
                 raise no_zone(s.to.span)
             return m.move(cards if isinstance(cards, list) else [cards], key, place, face, span)
-        ctx.code.emit(move, span)
+        ctx.code.emit(move, span, ("move", s.what, " → ", f"{s.place} of " if s.place else "", s.to,
+                                   f" face {face}" if face else ""))
 
     def s_ShuffleStmt(self, s, ctx):
         z = self.cx(s.zone, ctx)
@@ -98,7 +114,7 @@ class StmtCompiler:
             if key is None:
                 raise no_zone(s.zone.span)
             return m.shuffle(key, span)
-        ctx.code.emit(shuffle, span)
+        ctx.code.emit(shuffle, span, ("shuffle", s.zone))
 
     def s_FlipStmt(self, s, ctx):
         what = self.cx(s.what, ctx)
@@ -110,7 +126,7 @@ class StmtCompiler:
             if cards is None:
                 return
             return m.flip(cards if isinstance(cards, list) else [cards], up, span)
-        ctx.code.emit(flip, span)
+        ctx.code.emit(flip, span, ("flip", s.what, f" face {s.face}"))
 
     def _setter(self, target, ctx):
         """(getter, setter(m, env, value), bounds) for an assignable target."""
@@ -147,7 +163,7 @@ class StmtCompiler:
                     return f
         return None
 
-    def _assign_op(self, target, value_fn, ctx, span, mode):
+    def _assign_op(self, target, value_fn, ctx, span, mode, value):
         get, (kind, owner, name), fd = self._setter(target, ctx)
         lo = fd.at_least if fd is not None else None
         hi = fd.at_most if fd is not None else None
@@ -168,16 +184,16 @@ class StmtCompiler:
             if hi is not None and v is not None and v > hi:
                 v = hi
             return m.assign(kind, owner(m, env) if owner is not None else None, name, v, span)
-        ctx.code.emit(assign, span)
+        ctx.code.emit(assign, span, (mode, target, " ← " if mode == "set" else " += " if mode == "add" else " -= ", value))
 
     def s_SetStmt(self, s, ctx):
-        self._assign_op(s.target, self.cx(s.value, ctx), ctx, s.span, "set")
+        self._assign_op(s.target, self.cx(s.value, ctx), ctx, s.span, "set", s.value)
 
     def s_AddStmt(self, s, ctx):
-        self._assign_op(s.target, self.cx(s.amount, ctx), ctx, s.span, "add")
+        self._assign_op(s.target, self.cx(s.amount, ctx), ctx, s.span, "add", s.amount)
 
     def s_SubtractStmt(self, s, ctx):
-        self._assign_op(s.target, self.cx(s.amount, ctx), ctx, s.span, "subtract")
+        self._assign_op(s.target, self.cx(s.amount, ctx), ctx, s.span, "subtract", s.amount)
 
     def s_LetStmt(self, s, ctx):
         v = self.cx(s.value, ctx)
@@ -187,7 +203,7 @@ class StmtCompiler:
         def let(m, fr):
             env = fr[2]
             env[n] = v(m, env)
-        ctx.code.emit(let, s.span)
+        ctx.code.emit(let, s.span, ("let", n, " ← ", s.value))
 
     def s_ChooseStmt(self, s, ctx):
         player, options = self.cx(s.player, ctx), self.cx(s.options, ctx)
@@ -200,7 +216,7 @@ class StmtCompiler:
         def choose(m, fr):
             env = fr[2]
             return m.ask(player(m, env), prompt, options(m, env), n, kind, span)
-        ctx.code.emit(choose, span)
+        ctx.code.emit(choose, span, ("ask", s.player, f": choose {n} from ", s.options, f" — {quote(prompt)}"))
 
     def s_MayStmt(self, s, ctx):
         player = self.cx(s.player, ctx)
@@ -209,13 +225,13 @@ class StmtCompiler:
 
         def may(m, fr):
             return m.ask(player(m, fr[2]), prompt, [True, False], var, "flag", span)
-        ctx.code.emit(may, span)
+        ctx.code.emit(may, span, ("ask", s.player, f": yes or no → {var} — {quote(prompt)}"))
         end = [0]
 
         def skip_unless(m, fr):
             if not fr[2].pop(var):
                 fr[1] = end[0]
-        ctx.code.emit(skip_unless, span)
+        ctx.code.emit(skip_unless, span, ("jump_if_not", var, " → ", end))
         self.block(s.body, ctx)
         end[0] = ctx.code.here()
 
@@ -231,23 +247,23 @@ class StmtCompiler:
             for n, a in pairs:      # a loop, not a comprehension: no call for a comprehension's frame
                 params[n] = a(m, env)
             return m.announce(event, params, span)
-        ctx.code.emit(announce, span)
+        ctx.code.emit(announce, span, ("announce", event, "(", tuple(s.args), ")"))
 
     def s_EliminateStmt(self, s, ctx):
         p, span = self.cx(s.player, ctx), s.span
-        ctx.code.emit(lambda m, fr: m.eliminate(p(m, fr[2]), span), span)
+        ctx.code.emit(lambda m, fr: m.eliminate(p(m, fr[2]), span), span, ("eliminate", s.player))
 
     def s_WinStmt(self, s, ctx):
         p, span = self.cx(s.player, ctx), s.span
-        ctx.code.emit(lambda m, fr: m.win([p(m, fr[2])], span), span)
+        ctx.code.emit(lambda m, fr: m.win([p(m, fr[2])], span), span, ("win", s.player))
 
     def s_DrawGameStmt(self, s, ctx):
         span = s.span
-        ctx.code.emit(lambda m, fr: m.win([], span), span)
+        ctx.code.emit(lambda m, fr: m.win([], span), span, ("draw_game",))
 
     def s_SayStmt(self, s, ctx):
         text, span = s.text, s.span
-        ctx.code.emit(lambda m, fr: m.say(text, fr[2], span), span)
+        ctx.code.emit(lambda m, fr: m.say(text, fr[2], span), span, ("say", quote(text)))
 
     def s_CallStmt(self, s, ctx):
         proc = self.d.procedures[s.name]
@@ -271,7 +287,7 @@ class StmtCompiler:
                     return True
             return m.push(code_id, inner)
         name, span = s.name, s.span
-        ctx.code.emit(call, s.span)
+        ctx.code.emit(call, s.span, ("call", f"{name}(", tuple(s.args), ")"))
 
     def s_RollStmt(self, s, ctx):
         n = self.cx(s.count, ctx)
@@ -282,15 +298,16 @@ class StmtCompiler:
         def roll(m, fr):
             env = fr[2]
             env[name] = m.roll(die, faces, n(m, env), span)
-        ctx.code.emit(roll, span)
+        ctx.code.emit(roll, span, ("roll", s.count, f" {die} dice → {name}"))
 
     def s_ExpectStmt(self, s, ctx):
         cond, span = self.cx(s.cond, ctx), s.span
-        ctx.code.emit(lambda m, fr: m.expect(cond(m, fr[2]), span), span)
+        ctx.code.emit(lambda m, fr: m.expect(cond(m, fr[2]), span), span, ("expect", s.cond))
 
     def s_GiveStmt(self, s, ctx):
         p, choice, span = self.cx(s.player, ctx), self.cx(s.choice, ctx), s.span
-        ctx.code.emit(lambda m, fr: m.give(p(m, fr[2]), choice(m, fr[2]), span), span)
+        ctx.code.emit(lambda m, fr: m.give(p(m, fr[2]), choice(m, fr[2]), span), span,
+                      ("give", s.player, " the choice ", s.choice))
 
     def s_PlayStmt(self, s, ctx):
         """Scenarios run the game's own setup and rounds: `play setup`, `play 2 rounds`,
@@ -298,7 +315,8 @@ class StmtCompiler:
         span = s.span
         if s.kind == "setup":
             setup = self.p.setup_code
-            ctx.code.emit(lambda m, fr: m.push(setup, {}) if setup is not None else None, span)
+            ctx.code.emit(lambda m, fr: m.push(setup, {}) if setup is not None else None, span,
+                          ("push", "setup" if setup is not None else "setup (this game has none: nothing)"))
             return
         rnd = self.p.round_code
         if rnd is None:
@@ -306,7 +324,7 @@ class StmtCompiler:
         var = ctx.fresh("rounds")
         count = s.count
         cond = self.cx(s.cond, ctx) if s.cond is not None else None
-        ctx.code.emit(lambda m, fr: fr[2].__setitem__(var, count), span)
+        ctx.code.emit(lambda m, fr: fr[2].__setitem__(var, count), span, ("let", var, f" ← {count}"))
         head = ctx.code.here()
         end = [0]
 
@@ -324,8 +342,10 @@ class StmtCompiler:
                 fr[1] = end[0]
                 return
             return m.push(rnd, {})
-        ctx.code.emit(next_round, span)
-        ctx.code.emit(_jump([head]), span)
+        played = ((f"while {var} > 0 (counted down)",) if s.kind == "rounds" else
+                  ("until ", s.cond) if cond is not None else ("to the end",))
+        ctx.code.emit(next_round, span, ("push_round", "round ", *played, "; game over or done → ", end))
+        ctx.code.emit(_jump([head]), span, ("jump", [head]))
         end[0] = ctx.code.here()
 
     def s_SkipStmt(self, s, ctx):
@@ -337,7 +357,7 @@ class StmtCompiler:
             if m.log.on:
                 m.log.emit(m, "skip", span, {"name": name}, f"the next step {name} will be skipped")
             return True
-        ctx.code.emit(skip, span)
+        ctx.code.emit(skip, span, ("skip", f"the next step {quote(name)}"))
 
     def _on_stack(self, s, ctx, what: str) -> None:
         """`counter X` / `negate X`: X's item on the stack (for each card X names)."""
@@ -351,7 +371,7 @@ class StmtCompiler:
                 if card is not None:
                     act(m, card, span)
             return True
-        ctx.code.emit(op, span)
+        ctx.code.emit(op, span, (what, s.target))
 
     def s_CounterStmt(self, s, ctx):
         self._on_stack(s, ctx, "counter")
@@ -374,7 +394,7 @@ class StmtCompiler:
                 env[var] = None
                 return False
             return resolver.take_actions(m, env[who], span, var)
-        ctx.code.emit(ask, span)
+        ctx.code.emit(ask, span, ("ask", s.player, f": an action or done → {var}"))
 
         def apply(m, fr):
             from . import resolver
@@ -386,7 +406,7 @@ class StmtCompiler:
             fr[1] = head
             resolver.use(m, env[who], choice, span)
             return True
-        ctx.code.emit(apply, span)
+        ctx.code.emit(apply, span, ("use_action", var, ", then jump ", [head], "; done → ", end))
         end[0] = ctx.code.here()
 
     # ------------------------------------------------------------------ control flow
@@ -399,11 +419,11 @@ class StmtCompiler:
             def test(m, fr, cond=cond, nxt=nxt):
                 if not cond(m, fr[2]):
                     fr[1] = nxt[0]
-            ctx.code.emit(test, cond_e.span)
+            ctx.code.emit(test, cond_e.span, ("jump_if_not", cond_e, " → ", nxt))
             self.block(body, ctx)
             end = [0]
             ends.append(end)
-            ctx.code.emit(_jump(end), cond_e.span)
+            ctx.code.emit(_jump(end), cond_e.span, ("jump", end))
             nxt[0] = ctx.code.here()
         if s.else_body:
             self.block(s.else_body, ctx)
@@ -417,7 +437,7 @@ class StmtCompiler:
         ctx.loops.append((breaks, ctx.steps))
         self.block(body, ctx)
         ctx.loops.pop()
-        ctx.code.emit(_jump([head]), span)
+        ctx.code.emit(_jump([head]), span, ("jump", [head]))
         end = ctx.code.here()
         for box in breaks:
             box[0] = end
@@ -433,7 +453,7 @@ class StmtCompiler:
             env = fr[2]
             env[lst] = list(coll(m, env))
             env[idx] = 0
-        ctx.code.emit(start, s.span)
+        ctx.code.emit(start, s.span, ("let", lst, " ← ", s.coll))
         head = ctx.code.here()
         end = [0]
 
@@ -449,7 +469,8 @@ class StmtCompiler:
                     return
             env[idx] = i
             fr[1] = end[0]
-        ctx.code.emit(step, s.span)
+        ctx.code.emit(step, s.span, ("for_next", f"{name} in {lst}", *((" where ", s.cond) if s.cond is not None else ()),
+                                     "; none left → ", end))
         self._loop_body(ctx, s.body, head, end, s.span)
 
     def s_RepeatStmt(self, s, ctx):
@@ -464,7 +485,7 @@ class StmtCompiler:
         def test(m, fr):
             if bool(cond(m, fr[2])) == until:
                 fr[1] = exit_box[0]
-        ctx.code.emit(test, s.cond.span)
+        ctx.code.emit(test, s.cond.span, ("jump_if" if until else "jump_if_not", s.cond, " → ", exit_box))
         self._loop_body(ctx, s.body, head, exit_box, s.span)
 
     def s_TimesStmt(self, s, ctx):
@@ -474,7 +495,7 @@ class StmtCompiler:
         def start(m, fr):
             env = fr[2]
             env[var] = count(m, env) or 0
-        ctx.code.emit(start, s.span)
+        ctx.code.emit(start, s.span, ("let", var, " ← ", s.count))
         head = ctx.code.here()
         exit_box = [0]
 
@@ -484,17 +505,17 @@ class StmtCompiler:
                 fr[1] = exit_box[0]
             else:
                 env[var] -= 1
-        ctx.code.emit(test, s.span)
+        ctx.code.emit(test, s.span, ("count_down", var, "; at 0 → ", exit_box))
         self._loop_body(ctx, s.body, head, exit_box, s.span)
 
     def s_StopStmt(self, s, ctx):
         breaks, depth = ctx.loops[-1]
         span = s.span
         for _ in range(ctx.steps - depth):   # leave the steps opened inside the loop
-            ctx.code.emit(lambda m, fr: m.end_step(span), span)
+            ctx.code.emit(lambda m, fr: m.end_step(span), span, ("end_step", "(left by stop)"))
         box = [0]
         breaks.append(box)
-        ctx.code.emit(_jump(box), span)
+        ctx.code.emit(_jump(box), span, ("jump", box, " (stop: out of the loop)"))
 
     def s_StepStmt(self, s, ctx):
         kind, name, span = s.kind, s.name, s.span
@@ -508,11 +529,11 @@ class StmtCompiler:
                 fr[1] = after[0]
                 return True
             return m.begin_step(kind, name, span)
-        ctx.code.emit(begin, span)
+        ctx.code.emit(begin, span, ("begin_step", f"{kind} {quote(name)}; skipped → ", after))
         ctx.steps += 1
         self.block(s.body, ctx)
         ctx.steps -= 1
-        ctx.code.emit(lambda m, fr: m.end_step(span), span)
+        ctx.code.emit(lambda m, fr: m.end_step(span), span, ("end_step", f"{kind} {quote(name)}"))
         after[0] = ctx.code.here()
 
     def s_TurnStmt(self, s, ctx):
@@ -523,9 +544,10 @@ class StmtCompiler:
             env = fr[2]
             env[saved] = m.st.active
             return m.begin_turn(p(m, env), span)
-        ctx.code.emit(begin, span)
+        ctx.code.emit(begin, span, ("begin_turn", s.player, f" (active player before → {saved})"))
         self.block(s.body, ctx)
-        ctx.code.emit(lambda m, fr: m.end_turn(fr[2].pop(saved), span), span)
+        ctx.code.emit(lambda m, fr: m.end_turn(fr[2].pop(saved), span), span,
+                      ("end_turn", f"(active player ← {saved})"))
 
     def s_SecretStmt(self, s, ctx):
         """Every player in turn makes a secret choice (seeing only their own view, and no other
@@ -544,7 +566,7 @@ class StmtCompiler:
             env[idx] = 0
             env[picks] = []
             env[before] = [env["$you"]] if "$you" in env else []
-        ctx.code.emit(start, span)
+        ctx.code.emit(start, span, ("let", lst, " ← ", s.players, f"; {idx} ← 0; {picks} ← []; {before} ← [$you]"))
         head = ctx.code.here()
         done = [0]
 
@@ -559,16 +581,18 @@ class StmtCompiler:
             env[idx] += 1
             env["$you"] = who
             return m.ask(who, prompt, options(m, env), name, kind, span, secret=True)
-        ctx.code.emit(ask_next, span)
-        ctx.code.emit(_jump([head]), span)
+        ctx.code.emit(ask_next, span, ("ask_secretly", f"the next of {lst} ($you): choose {name} from ", s.options,
+                                       f" — {quote(prompt)}; all asked → ", done))
+        ctx.code.emit(_jump([head]), span, ("jump", [head]))
         done[0] = ctx.code.here()
-        ctx.code.emit(lambda m, fr: m.say("secret choices are revealed together", fr[2], span), span)
+        ctx.code.emit(lambda m, fr: m.say("secret choices are revealed together", fr[2], span), span,
+                      ("say", quote("secret choices are revealed together")))
         # the body, once per player, with that player's choice
         pair = ctx.fresh("k")
 
         def start_body(m, fr):
             fr[2][pair] = 0
-        ctx.code.emit(start_body, span)
+        ctx.code.emit(start_body, span, ("let", pair, " ← 0"))
         body_head = ctx.code.here()
         end = [0]
 
@@ -585,7 +609,8 @@ class StmtCompiler:
                 return
             env["$you"], env[name] = env[lst][k], env[picks][k]
             env[pair] = k + 1
-        ctx.code.emit(next_body, span)
+        ctx.code.emit(next_body, span, ("secret_next", f"$you, {name} ← the next of {lst}, {picks}; "
+                                        f"none left ($you ← {before}) → ", end))
         self.block(s.body, ctx)
-        ctx.code.emit(_jump([body_head]), span)
+        ctx.code.emit(_jump([body_head]), span, ("jump", [body_head]))
         end[0] = ctx.code.here()

@@ -106,21 +106,21 @@ class Program:
             rnd = d.rounds[0]
             code = self.new_code(f"round {rnd.name}")
             name, span = rnd.name, rnd.span
-            code.emit(lambda m, fr, name=name, span=span: m.begin_round(name, span), span)
+            code.emit(lambda m, fr, name=name, span=span: m.begin_round(name, span), span, ("begin_round", f'"{name}"'))
             self.stmts.block(rnd.body, Ctx(code, Scope()))
             self.round_code = code.id
         main = self.new_code("game")
         setup, rnd = self.setup_code, self.round_code
         gspan = d.game.span
         if setup is not None:
-            main.emit(lambda m, fr: m.push(setup, {}), gspan)
+            main.emit(lambda m, fr: m.push(setup, {}), gspan, ("push", "setup"))
         if rnd is not None:
             head = main.here()
-            main.emit(lambda m, fr: m.push(rnd, {}), gspan)
+            main.emit(lambda m, fr: m.push(rnd, {}), gspan, ("push", f"round {d.rounds[0].name}"))
 
             def again(m, fr):
                 fr[1] = head
-            main.emit(again, gspan)
+            main.emit(again, gspan, ("jump", [head]))
         return main.id
 
     def procedure_code(self, name: str, arg_types: tuple) -> int:
@@ -224,14 +224,16 @@ class Program:
         """A trigger's body, led by a re-check of its condition: a trigger whose condition no
         longer holds when it comes to resolve does nothing (e.g. a Contest already called off)."""
         code = self.new_code(label)
+        end = [0]           # for the listing only: the op jumps to len(code.ops), the end
         if cond is not None:
             def recheck(m, fr):
                 if not cond(m, fr[2]):
                     m.log.emit(m, "fizzle", ab.span, {"card": m.card_label(fr[2]["$this"])},
                                [m.log.card(m, fr[2]["$this"]), ": the condition no longer holds"]) if m.log.on else None
                     fr[1] = len(code.ops)
-            code.emit(recheck, ab.span)
+            code.emit(recheck, ab.span, ("jump_if_not", ab.cond, " (the condition, again) → ", end))
         self.stmts.block(ab.body, Ctx(code, sc))
+        end[0] = code.here()
         return code.id
 
     def event_types(self, event: str) -> dict:

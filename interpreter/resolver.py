@@ -261,9 +261,13 @@ def build_window(prog, decl: A.WindowDecl) -> int:
         use(m, env["$who"], choice, span)
         return True
 
-    code.emit(open_, span)
-    code.emit(ask, span)
-    code.emit(apply, span)
+    end = [0]           # for the listing only: `ask` jumps to len(code.ops), the end
+    code.emit(open_, span, ("open_window", f'"{name}"; $passes ← 0; $i ← 0'))
+    code.emit(ask, span, ("ask", "the next player in ", decl.order if decl.order is not None else "seat order",
+                          ": respond or pass → $resp; all passed: resolve the top of the stack, or when it is "
+                          "empty close the window → ", end))
+    code.emit(apply, span, ("use_action", "$resp (a pass counts in $passes), then jump ", [ASK]))
+    end[0] = code.here()
     return code.id
 
 
@@ -274,7 +278,7 @@ def build_after_resolve(prog) -> int:
         env = fr[2]
         m.announce("resolved", {"card": env["$card"], "negated": env["$negated"]}, None)
         return True
-    code.emit(announce, None)
+    code.emit(announce, None, ("announce", "resolved(card: $card, negated: $negated)"))
     return code.id
 
 

@@ -1,0 +1,344 @@
+"""`cardsmith explain FILE RULE`: a rule's compiled instructions beside its source lines.
+
+Like CPython's `dis` or `luac -l`: each source line of the rule, then the instructions compiled
+from it — pc, label (the target of some jump), and what the instruction does in words. The words
+are the compiler's own record (`Code.descs`, written beside each op in compile_stmt.py), so the
+listing shows what runs, not a second reading of the source.
+
+    12 │ procedure reveal_top(p):
+    13 │     move top card of p's deck to p's battlefield face up
+                    0  move  top card of p's deck → p's battlefield face up
+
+A RULE is a procedure, a round, phase or step name, `setup`, a card's name (all its abilities)
+or a card's name and the number of one ability (`"Beacon".2`), or the name of any compiled code
+as `--list` prints it (windows, `as soon as` checks, scenarios).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from cardsmith.dsl import ast as A
+from cardsmith.dsl.model import Game
+from cardsmith.dsl.terminal import for_terminal
+from cardsmith.dsl.types import suggest
+
+from .compile_stmt import Code
+from .program import Program, program_for
+
+
+class UnknownRule(LookupError):
+    """RULE names nothing in the game; the message says what might have been meant."""
+
+
+@dataclass
+class Part:
+    """What one RULE lists: a code (or the part of it a step covers) and the source it came from."""
+    title: str
+    code: Code | None           # None: nothing was compiled for it (a procedure never called)
+    span: object                # the rule's whole source, every line of it shown
+    note: str = ""
+
+
+# ---------------------------------------------------------------------------- describing one op
+
+def describe(code: Code, pc: int, labels: dict[int, str]) -> str:
+    """The words of `code.ops[pc]`: op name, two spaces, operands (see `Code.descs`)."""
+    desc = code.descs[pc]
+    if desc is None:        # an op emitted without its words: shown, and test_explain fails on it
+        return "(undescribed)"
+    head, *parts = desc
+    out = []
+    for part in parts:
+        out.append(_operand(part, labels))
+    return f"{head}  {''.join(out)}" if out else head
+
+
+def _operand(part, labels) -> str:
+    if isinstance(part, str):
+        return part
+    if isinstance(part, list):                  # a jump target's box, patched by the compiler
+        return labels.get(part[0], f"pc {part[0]}")
+    if isinstance(part, tuple):                 # arguments: a comma list
+        return ", ".join(_operand(p, labels) for p in part)
+    return written(part)
+
+
+# ---------------------------------------------------------------------------- expressions as written
+# A node's span has a reliable start but not a reliable end (a node's end is where Lark's meta
+# says, which for some rules lies before the start), so operands are written from the AST.
+
+def _w(e, inner: bool = False) -> str:
+    text = written(e)
+    return f"({text})" if inner and isinstance(e, _COMPOUND) else text
+
+
+def _where(cond) -> str:
+    return f" where {written(cond)}" if cond is not None else ""
+
+
+WRITERS = {
+    A.Num: lambda e: str(e.value),
+    A.Text: lambda e: f'"{e.value}"',
+    A.Bool: lambda e: "yes" if e.value else "no",
+    A.Nothing: lambda e: "none",
+    A.Name: lambda e: e.name,
+    A.Call: lambda e: f"{e.name}({', '.join(written(a) for a in e.args)})",
+    A.FieldAccess: lambda e: f"{_w(e.obj, True)}.{e.name}",
+    A.Possessive: lambda e: f"{_w(e.owner, True)}'s {e.name}",
+    A.Your: lambda e: f"your {e.name}",
+    A.FieldOf: lambda e: f"{e.name} of {_w(e.obj, True)}",
+    A.CardsIn: lambda e: f"cards in {_w(e.zone, True)}",
+    A.EveryZone: lambda e: f"every {e.name}",
+    A.TopCard: lambda e: f"{e.place} card of {_w(e.zone, True)}",
+    A.TopCards: lambda e: f"{e.place} {_w(e.count, True)} cards of {_w(e.zone, True)}",
+    A.ActivePlayer: lambda e: "the active player",
+    A.This: lambda e: "this",
+    A.You: lambda e: "you",
+    A.SeatPlayer: lambda e: f"seat {e.seat}",
+    A.WinnersExpr: lambda e: "the winners",
+    A.StackExpr: lambda e: "the stack",
+    A.PlayersExpr: lambda e: "players",
+    A.AllPlayers: lambda e: "all players",
+    A.Opponents: lambda e: "opponents",
+    A.ListExpr: lambda e: f"[{', '.join(written(i) for i in e.items)}]",
+    A.WhereExpr: lambda e: f"{_w(e.coll, True)}{_where(e.cond)}",
+    A.ExprMap: lambda e: f"{_w(e.expr, True)} for each {e.name} in {_w(e.coll, True)}{_where(e.cond)}",
+    A.OrChain: lambda e: " or ".join(_w(i, True) for i in e.items),
+    A.AndChain: lambda e: " and ".join(_w(i, True) for i in e.items),
+    A.NotOp: lambda e: f"not {_w(e.operand, True)}",
+    A.Compare: lambda e: f"{_w(e.left, True)} {e.op} {_w(e.right, True)}",
+    A.IsEmpty: lambda e: f"{_w(e.operand, True)} is {'not ' if e.negated else ''}empty",
+    A.IsIn: lambda e: f"{_w(e.item, True)} is {'not ' if e.negated else ''}in {_w(e.coll, True)}",
+    A.IsA: lambda e: f"{_w(e.operand, True)} is a {e.type_name}",
+    A.Arith: lambda e: f"{_w(e.left, True)} {e.op} {_w(e.right, True)}",
+    A.Neg: lambda e: f"-{_w(e.operand, True)}",
+}
+_COMPOUND = (A.WhereExpr, A.ExprMap, A.OrChain, A.AndChain, A.NotOp, A.Compare, A.IsEmpty, A.IsIn, A.IsA, A.Arith)
+
+
+def written(e) -> str:
+    """Expression `e` as a designer would write it (one WRITERS entry per expression class)."""
+    writer = WRITERS.get(type(e))
+    return writer(e) if writer is not None else f"<{type(e).__name__}>"
+
+
+def jump_targets(code: Code) -> list[int]:
+    """Every pc some instruction of `code` may jump to, in order."""
+    targets = set()
+    for desc in code.descs:
+        for part in desc or ():
+            if isinstance(part, list):
+                targets.add(part[0])
+    return sorted(targets)
+
+
+# ---------------------------------------------------------------------------- source text
+
+class Sources:
+    """Source lines by file, split once (as the parser splits: only '\\n' ends a line)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self._lines: dict[str, list[str]] = {}
+
+    def lines(self, path: str) -> list[str]:
+        if path not in self._lines:
+            src = self.game.sources.get(path)
+            self._lines[path] = src.text.split("\n") if src is not None else []
+        return self._lines[path]
+
+    def line(self, path: str, number: int) -> str:
+        lines = self.lines(path)
+        return lines[number - 1] if 0 < number <= len(lines) else ""
+
+    def block_end(self, path: str, line: int) -> int:
+        """The last line of the block headed by `line`: every following line indented deeper
+        (blank lines inside it included, trailing ones not) — the rule's whole text."""
+        lines = self.lines(path)
+        head = self.line(path, line)
+        indent = len(head) - len(head.lstrip())
+        end = line
+        for n in range(line + 1, len(lines) + 1):
+            text = lines[n - 1]
+            if not text.strip():
+                continue
+            if len(text) - len(text.lstrip()) <= indent:
+                break
+            end = n
+        return end
+
+
+# ---------------------------------------------------------------------------- finding rules
+
+def _walk(body):
+    """Every statement in `body`, nested ones included, in source order."""
+    for st in body or ():
+        yield st
+        for cond_body in getattr(st, "branches", ()) or ():
+            yield from _walk(cond_body[1])
+        yield from _walk(getattr(st, "body", ()))
+        yield from _walk(getattr(st, "else_body", ()))
+
+
+def _codes_named(prog: Program, name: str) -> list[Code]:
+    return [c for c in prog.codes if c.name == name]
+
+
+def rules(game: Game) -> dict[str, list[Part]]:
+    """Every RULE name of the game and what it lists, in the order `--list` shows them."""
+    prog = program_for(game)
+    d = game.decls
+    out: dict[str, list[Part]] = {}
+    if d.setup is not None:
+        out["setup"] = [Part("setup", prog.codes[prog.setup_code], d.setup.span)]
+    for i, rnd in enumerate(d.rounds):
+        code = prog.codes[prog.round_code] if i == 0 else None
+        out[rnd.name] = [Part(f"round {rnd.name}", code, rnd.span,
+                              "" if code is not None else "only the first round is played")]
+        for st in _walk(rnd.body):
+            if isinstance(st, A.StepStmt) and code is not None:
+                out.setdefault(st.name, []).append(Part(f"{st.kind} {st.name} (in round {rnd.name})", code, st.span))
+    for name, proc in d.procedures.items():
+        ids = sorted(cid for (pname, _types), cid in prog._proc_codes.items() if pname == name)
+        out[name] = ([Part(f"procedure {name}({', '.join(proc.params)})", prog.codes[cid], proc.span) for cid in ids]
+                     or [Part(f"procedure {name}", None, proc.span, "never called, so never compiled")])
+    for card in game.cards:
+        if card.name in out or not card.bound:
+            continue
+        parts = []
+        for n, (ab, _args) in enumerate(card.bound, 1):
+            code = _ability_code(prog, ab, card.id)
+            label = f'"{card.name}".{n}: {_ability_head(ab)}'
+            part = Part(label, code, ab.span, "" if code is not None else _no_code(ab))
+            out[f'"{card.name}".{n}'] = [part]
+            parts.append(part)
+        out[f'"{card.name}"'] = parts
+    spans = {prog.codes[code_id].name: ec.span for _cond, code_id, ec in prog.end_checks}
+    spans.update({f"response window {w.name}": w.span for w in d.windows})
+    spans.update({prog.codes[code_id].name: sc.span for sc in d.scenarios
+                  for name, code_id in prog.scenarios.items() if name == sc.name})
+    if d.game is not None:
+        spans["game"] = d.game.span
+    for code in prog.codes:         # windows, `as soon as`, scenarios, the game's main code ...
+        first = next((sp for sp in code.spans if sp is not None and sp.line > 0), None)
+        out.setdefault(code.name, [Part(code.name, code, spans.get(code.name, first))])
+    return out
+
+
+def _no_code(ab) -> str:
+    if isinstance(ab, A.StaticMod):
+        cond = f" while {written(ab.cond)}" if ab.cond is not None else ""
+        return (f"a modifier, no instructions: {ab.field} of {written(ab.target)} changes by "
+                f"{written(ab.amount)}{cond}, worked out whenever {ab.field} is read")
+    return "no instructions: no card carries it into a game"
+
+
+def _ability_head(ab) -> str:
+    if isinstance(ab, A.Triggered):
+        return f"when {ab.event}"
+    if isinstance(ab, A.Replacement):
+        return f"instead of {ab.event}"
+    if isinstance(ab, A.Activated):
+        return f'action "{ab.name}"'
+    if isinstance(ab, A.StaticMod):
+        return f"modify {ab.field}"
+    return type(ab).__name__
+
+
+def _ability_code(prog: Program, ab, card_id: int) -> Code | None:
+    entries = [e for es in prog.triggers.values() for e in es]
+    entries += [e for es in prog.replacements.values() for e in es]
+    entries += list(prog.actions)
+    for e in entries:
+        if e.ability is ab and card_id in e.cards:
+            return prog.codes[e.code_id]
+    return None
+
+
+def find(game: Game, rule: str) -> list[Part]:
+    """The parts RULE names; UnknownRule (with a did-you-mean) when it names nothing."""
+    table = rules(game)
+    for key in (rule, f'"{rule}"', _requote(rule)):
+        if key in table:
+            return table[key]
+    hint = suggest(rule, table) or suggest(f'"{rule}"', table)
+    hint = f"; {hint}" if hint else ""
+    raise UnknownRule(f"no rule {rule!r} in {game.path}{hint} "
+                      f"(`cardsmith explain {game.path} --list` lists the rules)")
+
+
+def _requote(rule: str) -> str:
+    """`Beacon.2` as `"Beacon".2`: a card's ability typed without the shell's quotes."""
+    m = re.fullmatch(r"(.+)\.(\d+)", rule)
+    return f'"{m.group(1)}".{m.group(2)}' if m else rule
+
+
+# ---------------------------------------------------------------------------- the listing
+
+def listing(game: Game, part: Part) -> list[str]:
+    """The lines `cardsmith explain` prints for one part, each through the terminal sanitiser."""
+    src = Sources(game)
+    where = f" — {part.span.short}" if part.span is not None else ""
+    out = [f"== {part.title}{where} =="]
+    code = part.code
+    if code is None:
+        out += _source_lines(src, part.span)
+        out.append(f"({part.note or 'no instructions'})")
+        return [for_terminal(line) for line in out]
+    targets = jump_targets(code)
+    labels = {pc: f"L{i}" for i, pc in enumerate(targets, 1)}
+    span = part.span
+    last = src.block_end(span.path, span.line) if span is not None else 0
+    pcs = [pc for pc in range(len(code.ops)) if span is None or _inside(code.spans[pc], span, last)]
+    shown = span.line - 1 if span is not None else 0
+    width = len(str(max(last, 1)))
+    for pc in pcs:
+        at = code.spans[pc]
+        if span is not None and at is not None and at.path == span.path and at.line > shown:
+            for n in range(shown + 1, at.line + 1):
+                out.append(f"{n:>{width}} │ {src.line(span.path, n)}")
+            shown = at.line
+        label = labels.get(pc, "")
+        out.append(f"{'':>{width}}   {label:>5} {pc:>4}  {describe(code, pc, labels)}")
+    if span is not None:
+        for n in range(shown + 1, last + 1):
+            out.append(f"{n:>{width}} │ {src.line(span.path, n)}")
+    end = len(code.ops)
+    if end in labels and (not pcs or pcs[-1] == end - 1):
+        out.append(f"{'':>{width}}   {labels[end]:>5} {end:>4}  (end of {code.name})")
+    if part.note:
+        out.append(f"({part.note})")
+    return [for_terminal(line) for line in out]
+
+
+def _inside(at, span, last: int) -> bool:
+    """Whether an instruction compiled from `at` belongs to the rule starting at `span` and
+    ending on line `last` (a step's part of its round)."""
+    if at is None or at.path != span.path:
+        return False
+    return (span.line, span.column) <= (at.line, at.column) and at.line <= last
+
+
+def _source_lines(src: Sources, span) -> list[str]:
+    if span is None:
+        return []
+    last = src.block_end(span.path, span.line)
+    return [f"{n:>{len(str(last))}} │ {src.line(span.path, n)}" for n in range(span.line, last + 1)]
+
+
+def explain(game: Game, rule: str) -> str:
+    """The whole listing of RULE (UnknownRule when it names nothing)."""
+    return "\n".join(line for part in find(game, rule) for line in listing(game, part)) + "\n"
+
+
+def rule_list(game: Game) -> str:
+    """`--list`: every RULE name, one a line, with what it is."""
+    lines = []
+    for name, parts in rules(game).items():
+        what = parts[0].title if len(parts) == 1 else f"{len(parts)} parts"
+        lines.append(f"{name:<32} {what}" if what != name else name)
+    return "\n".join(for_terminal(line) for line in lines) + "\n"
+
+
+__all__ = ["explain", "rule_list", "rules", "find", "listing", "describe", "jump_targets", "UnknownRule"]
