@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import ast as A
+from .registry import EVENTS
 from .source import Source
 
 
@@ -66,19 +67,9 @@ class Declarations:
 
 
 # Built-in events the engine raises itself; abilities may listen to them like declared ones.
-BUILTIN_EVENTS: dict[str, tuple[tuple[str, str], ...]] = {
-    "moved": (("card", "card"), ("from_zone", "zone"), ("to_zone", "zone")),
-    "revealed": (("card", "card"),),
-    "flipped": (("card", "card"),),
-    "step_started": (("step", "text"),),
-    "step_ended": (("step", "text"),),
-    "round_started": (),
-    "turn_started": (("player", "player"),),
-    "eliminated": (("player", "player"),),
-    "action_used": (("card", "card"), ("player", "player")),
-    "resolved": (("card", "card"), ("negated", "flag")),
-    "countered": (("card", "card"),),
-}
+# Their one table is dsl/registry.py (EVENTS: parameters, English, who announces them); this is
+# its view as name -> ((parameter, type), ...), which the checker and the compiler read.
+BUILTIN_EVENTS: dict[str, tuple[tuple[str, str], ...]] = {name: ev.params for name, ev in EVENTS.items()}
 
 
 @dataclass(frozen=True)

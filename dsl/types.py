@@ -12,11 +12,11 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from . import ast as A
+from .registry import BUILTIN_FUNCTIONS, BuiltinFunction
 
 NUMBER, FLAG, TEXT, PLAYER, CARD, ZONE, NONE, ANY = (
     "number", "flag", "text", "player", "card", "zone", "none", "any")
 BASIC = {"number": NUMBER, "flag": FLAG, "text": TEXT, "player": PLAYER, "card": CARD, "zone": ZONE}
-BUILTINS = ("count", "sum", "highest", "lowest", "first", "any")
 # Every card also has these, kept by the engine rather than declared: where it is, who first
 # held it, and who holds it now (the player whose zone it is in; none in a shared zone).
 CARD_PSEUDO_FIELDS = {"zone": "zone", "owner": "player", "controller": "player"}
@@ -221,38 +221,16 @@ class Typer:
 
     def t_Call(self, e, sc):
         arg_types = [self.infer(a, sc) for a in e.args]
-        if e.name == "clockwise_from":
-            if len(e.args) != 1:
-                self.report("E0302", f"'clockwise_from' takes one player, got {len(e.args)} arguments", e.span,
-                            "write clockwise_from(the active player)")
-            elif not compatible(arg_types[0], PLAYER):
-                self.report("E0408", f"expected a player here, but this is {show(arg_types[0])}", e.args[0].span, None)
-            return list_of(PLAYER)
-        if e.name in BUILTINS:
-            if len(e.args) != 1:
-                self.report("E0302", f"'{e.name}' takes one collection, got {len(e.args)} arguments", e.span,
-                            f"write {e.name}(cards in p's deck) or {e.name}(x for each x in C)")
-                return ANY
-            t = arg_types[0]
-            if not is_list(t) and t != ANY:
-                self.report("E0401", f"'{e.name}' needs a collection, but this is {show(t)}", e.args[0].span,
-                            "a collection is e.g. players, cards in a zone, or a list [a, b]")
-            if e.name in ("count",):
-                return NUMBER
-            if e.name == "any":
-                return FLAG
-            if e.name in ("sum", "highest", "lowest"):
-                if is_list(t) and not compatible(t[1], NUMBER):
-                    self.report("E0401", f"'{e.name}' needs numbers, but these are {show(t[1])}s", e.args[0].span, None)
-                return NUMBER
-            return elem(t)
+        b = BUILTIN_FUNCTIONS.get(e.name)
+        if b is not None:
+            return self.builtin(b, e, arg_types)
         d = self.d.defines.get(e.name)
         if d is None:
             if e.name in self.d.procedures:
                 self.report("E0303", f"'{e.name}' is a procedure: it does something and has no value",
                             e.span, f"call it on its own line: {e.name}(...)")
             else:
-                known = list(self.d.defines) + list(BUILTINS) + ["clockwise_from"]
+                known = list(self.d.defines) + list(BUILTIN_FUNCTIONS)
                 self.report("E0202", f"unknown value '{e.name}'", e.span,
                             suggest(e.name, known) or "declare it with: define name(params) as expression")
             return ANY
@@ -270,6 +248,26 @@ class Typer:
             return self.infer_quiet(d.expr, inner)
         finally:
             self._define_stack.pop()
+
+    def builtin(self, b: BuiltinFunction, e: A.Call, arg_types: list):
+        """The type rule of a built-in function, read from its entry in dsl/registry.py: one
+        argument of kind `b.takes`, a value of kind `b.gives`."""
+        if b.takes == "player":
+            if len(e.args) != b.arity:
+                self.report("E0302", f"'{e.name}' takes one player, got {len(e.args)} arguments", e.span, b.example)
+            elif not compatible(arg_types[0], PLAYER):
+                self.report("E0408", f"expected a player here, but this is {show(arg_types[0])}", e.args[0].span, None)
+            return _GIVES[b.gives](None)
+        if len(e.args) != b.arity:
+            self.report("E0302", f"'{e.name}' takes one collection, got {len(e.args)} arguments", e.span, b.example)
+            return ANY
+        t = arg_types[0]
+        if not is_list(t) and t != ANY:
+            self.report("E0401", f"'{e.name}' needs a collection, but this is {show(t)}", e.args[0].span,
+                        "a collection is e.g. players, cards in a zone, or a list [a, b]")
+        if b.takes == "numbers" and is_list(t) and not compatible(t[1], NUMBER):
+            self.report("E0401", f"'{e.name}' needs numbers, but these are {show(t[1])}s", e.args[0].span, None)
+        return _GIVES[b.gives](t)
 
     def infer_quiet(self, e, sc):
         saved = self.report
@@ -511,6 +509,15 @@ class Typer:
     def none_here(self, e, t) -> None:
         self.report("E0414", f"none is not {show(t)}: this needs {show(t)} that is there", e.span,
                     NONE_HINT.get(t if not is_list(t) else "list", NONE_HINT["list"]))
+
+
+# What a built-in function gives (BuiltinFunction.gives), from the type of its argument
+_GIVES = {
+    "number": lambda t: NUMBER,
+    "flag": lambda t: FLAG,
+    "element": elem,
+    "players": lambda t: list_of(PLAYER),
+}
 
 
 # `none` stands for a card or a value that is not there: it may be stored (set, let, give), passed

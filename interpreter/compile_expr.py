@@ -12,6 +12,7 @@ import operator
 
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.bounds import MAX_COLLECTION, MAX_RUNTIME_NUMBER
+from cardsmith.dsl.registry import BUILTIN_FUNCTIONS, EXPRESSION, dispatch
 from cardsmith.dsl.types import ANY, CARD, PLAYER, ZONE, Scope, Typer, is_list, list_of
 
 from .errors import RuleError
@@ -69,6 +70,10 @@ _ALWAYS_LISTS = (A.CardsIn, A.WhereExpr, A.ExprMap, A.PlayersExpr, A.AllPlayers,
                  A.StackExpr, A.Opponents, A.ListExpr, A.EveryZone, A.TopCards)
 
 
+# Built-in functions whose value is always a list (clockwise_from)
+_LIST_BUILTINS = frozenset(b.name for b in BUILTIN_FUNCTIONS.values() if b.always_list)
+
+
 def _with_it(env, key, value, fn, m):
     saved = env.get(key, _MISSING)
     env[key] = value
@@ -92,13 +97,13 @@ class ExprCompiler:
         return self.typer.infer(e, sc)
 
     def compile(self, e, sc: Scope):
-        return getattr(self, "x_" + type(e).__name__)(e, sc)
+        return _COMPILE[type(e)](self, e, sc)
 
     def collection(self, e, sc: Scope):
         """fn(m, env) -> the list `e` is; a value that turns out to be none (a list attribute
         never set, `first` of a list of lists that is empty) stops the game with E0802."""
         fn = self.compile(e, sc)
-        if isinstance(e, _ALWAYS_LISTS) or (isinstance(e, A.Call) and e.name == "clockwise_from"):
+        if isinstance(e, _ALWAYS_LISTS) or (isinstance(e, A.Call) and e.name in _LIST_BUILTINS):
             return fn
         span = e.span
 
@@ -172,90 +177,88 @@ class ExprCompiler:
 
     # ------------------------------------------------------------------ calls
     def x_Call(self, e, sc):
-        name = e.name
-        if name in ("count", "sum", "highest", "lowest", "first", "any") and len(e.args) == 1:
-            args = [self.collection(e.args[0], sc)]
-        else:
-            args = [self.compile(a, sc) for a in e.args]
-        if name == "count":
-            if isinstance(e.args[0], A.CardsIn):        # count the zone without copying it
-                zone = e.args[0].zone
-                local = self.local_zone(zone, sc)
-                if local is not None:               # `count(cards in p's deck)`: one call
-                    keys, key = local
-                    span = zone.span
+        b = BUILTIN_FUNCTIONS.get(e.name)
+        if b is not None and len(e.args) == b.arity:
+            arg = self.collection(e.args[0], sc) if b.on_collection else self.compile(e.args[0], sc)
+            return getattr(self, b.compile)(e, sc, arg)
+        return self._define_call(e, sc, [self.compile(a, sc) for a in e.args])
 
-                    def count_local(m, env):
-                        p = env[key]
-                        if p is None:
-                            raise no_zone(span)
-                        return len(m.zones[keys[p]])
-                    return count_local
-                z = self.compile(zone, sc)
+    # The built-in functions, one method each, named by their entries in dsl/registry.py
+    # (BUILTIN_FUNCTIONS); `a` is the compiled argument (a collection is never none).
+    def b_count(self, e, sc, a):
+        if isinstance(e.args[0], A.CardsIn):        # count the zone without copying it
+            zone = e.args[0].zone
+            local = self.local_zone(zone, sc)
+            if local is not None:               # `count(cards in p's deck)`: one call
+                keys, key = local
                 span = zone.span
 
-                def count_in(m, env):
-                    key = z(m, env)
-                    if key is None:
+                def count_local(m, env):
+                    p = env[key]
+                    if p is None:
                         raise no_zone(span)
-                    if isinstance(key, list):
-                        return sum(len(m.zones[k]) for k in key)
-                    return len(m.zones[key])
-                return count_in
-            a = args[0]
-            return lambda m, env: len(a(m, env))
-        if name == "sum":
-            a, span = args[0], e.span
+                    return len(m.zones[keys[p]])
+                return count_local
+            z = self.compile(zone, sc)
+            span = zone.span
 
-            def total(m, env):
-                s = sum(x for x in a(m, env) if x is not None)
-                if -_BIG <= s <= _BIG:
-                    return s
-                raise too_large(s, span)
-            return total
-        if name == "highest":
-            a = args[0]
+            def count_in(m, env):
+                key = z(m, env)
+                if key is None:
+                    raise no_zone(span)
+                if isinstance(key, list):
+                    return sum(len(m.zones[k]) for k in key)
+                return len(m.zones[key])
+            return count_in
+        return lambda m, env: len(a(m, env))
 
-            def highest(m, env):        # max() of the numbers, the first of equals; no list built
-                best = None
-                for x in a(m, env):
-                    if x is not None and (best is None or x > best):
-                        best = x
-                return best
-            return highest
-        if name == "lowest":
-            a = args[0]
+    def b_sum(self, e, sc, a):
+        span = e.span
 
-            def lowest(m, env):
-                best = None
-                for x in a(m, env):
-                    if x is not None and (best is None or x < best):
-                        best = x
-                return best
-            return lowest
-        if name == "first":
-            a = args[0]
+        def total(m, env):
+            s = sum(x for x in a(m, env) if x is not None)
+            if -_BIG <= s <= _BIG:
+                return s
+            raise too_large(s, span)
+        return total
 
-            def first(m, env):
-                xs = a(m, env)
-                return xs[0] if xs else None
-            return first
-        if name == "any":
-            # yes when some element is there and is not `no`/none: works for lists of flags
-            # (`any(x > 0 for each x in C)`) and for lists of cards or players alike
-            a = args[0]
-            return lambda m, env: any(x is not None and x is not False for x in a(m, env))
-        if name == "clockwise_from":
-            a = args[0]
+    def b_highest(self, e, sc, a):
+        def highest(m, env):        # max() of the numbers, the first of equals; no list built
+            best = None
+            for x in a(m, env):
+                if x is not None and (best is None or x > best):
+                    best = x
+            return best
+        return highest
 
-            def clockwise(m, env):
-                """Players still in the game in seat order, starting with p (seat 1 when p is none)."""
-                p = a(m, env)
-                start = p if p is not None else 0
-                n = m.n_players
-                return [(start + k) % n for k in range(n) if not m.st.out[(start + k) % n]]
-            return clockwise
-        return self._define_call(e, sc, args)
+    def b_lowest(self, e, sc, a):
+        def lowest(m, env):
+            best = None
+            for x in a(m, env):
+                if x is not None and (best is None or x < best):
+                    best = x
+            return best
+        return lowest
+
+    def b_first(self, e, sc, a):
+        def first(m, env):
+            xs = a(m, env)
+            return xs[0] if xs else None
+        return first
+
+    def b_any(self, e, sc, a):
+        # yes when some element is there and is not `no`/none: works for lists of flags
+        # (`any(x > 0 for each x in C)`) and for lists of cards or players alike
+        return lambda m, env: any(x is not None and x is not False for x in a(m, env))
+
+    def b_clockwise_from(self, e, sc, a):
+        def clockwise(m, env):
+            """Players still in the game in seat order, starting with p (seat 1 when p is none)."""
+            p = a(m, env)
+            start = p if p is not None else 0
+            n = m.n_players
+            return [(start + k) % n for k in range(n) if not m.st.out[(start + k) % n]]
+        return clockwise
 
     def _define_call(self, e, sc, args):
         d = self.d.defines[e.name]
@@ -700,6 +703,10 @@ class ExprCompiler:
                 raise RuleError("arithmetic met 'none' where it needs a number", span)
             return -x
         return neg
+
+
+# One compile handler per expression class, read from the registry (dsl/registry.py) once
+_COMPILE = dispatch("compile", EXPRESSION, ExprCompiler)
 
 
 def zone_keys(decls, max_players: int) -> dict[str, list[str]]:

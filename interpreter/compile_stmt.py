@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cardsmith.dsl import ast as A
+from cardsmith.dsl.registry import STATEMENT, dispatch
 from cardsmith.dsl.types import ANY, PLAYER, Scope, is_list
 
 from .compile_expr import no_zone
@@ -78,7 +79,7 @@ class StmtCompiler:
 
     def block(self, body, ctx: Ctx) -> None:
         for st in body:
-            getattr(self, "s_" + type(st).__name__)(st, ctx)
+            _COMPILE[type(st)](self, st, ctx)
 
     def cx(self, e, ctx):
         return self.x.compile(e, ctx.sc)
@@ -614,3 +615,7 @@ class StmtCompiler:
         self.block(s.body, ctx)
         ctx.code.emit(_jump([body_head]), span, ("jump", [body_head]))
         end[0] = ctx.code.here()
+
+
+# One compile handler per statement class, read from the registry (dsl/registry.py) once
+_COMPILE = dispatch("compile", STATEMENT, StmtCompiler)

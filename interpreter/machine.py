@@ -9,6 +9,8 @@ on top, so what they trigger in turn resolves before the next (last in, first ou
 from __future__ import annotations
 
 from cardsmith.dsl.bounds import MAX_DICE_PER_ROLL, MAX_FRAMES, MAX_RUNTIME_NUMBER, MAX_STEPS
+from cardsmith.dsl.registry import (ELIMINATED, FLIPPED, MOVED, REVEALED, ROUND_STARTED, STEP_ENDED,
+                                    STEP_STARTED, TURN_STARTED)
 from cardsmith.dsl.types import CARD, PLAYER, ZONE
 
 from . import rng as R
@@ -242,10 +244,10 @@ class Machine:
         if self.log.on:
             self.log.move(self, cards, sources, key, place, face, span, before)
         if "moved" in self.listened:
-            self.announce_all("moved", [{"card": c, "from_zone": src, "to_zone": key}
+            self.announce_all(MOVED, [{"card": c, "from_zone": src, "to_zone": key}
                                         for c, src in zip(cards, sources)], span)
         if "revealed" in self.listened and public:
-            self.announce_all("revealed", [{"card": c} for c, was_up in zip(cards, was_visible)
+            self.announce_all(REVEALED, [{"card": c} for c, was_up in zip(cards, was_visible)
                                            if self.st.face_up[c] and not was_up], span)
 
     def _public(self, key) -> bool:
@@ -271,9 +273,9 @@ class Machine:
                                   [self.log.card(self, c, before), f" is flipped face {'up' if up else 'down'}"])
         # one flip of several cards is one moment: their triggers are ordered together
         if flipped and "flipped" in self.listened:
-            self.announce_all("flipped", [{"card": c} for c in flipped], span)
+            self.announce_all(FLIPPED, [{"card": c} for c in flipped], span)
         if flipped and up and "revealed" in self.listened:
-            self.announce_all("revealed", [{"card": c} for c in flipped if self._public(self.st.card_zone[c])], span)
+            self.announce_all(REVEALED, [{"card": c} for c in flipped if self._public(self.st.card_zone[c])], span)
         return True
 
     def assign(self, kind: str, owner, name: str, value, span) -> bool:
@@ -372,7 +374,7 @@ class Machine:
             if self.log.on:
                 self.log.emit(self, "eliminate", span, {"player": p}, f"{self.log.player_name(p)} is eliminated")
             if "eliminated" in self.listened:
-                self.announce("eliminated", {"player": p}, span)
+                self.announce(ELIMINATED, {"player": p}, span)
         return True
 
     def win(self, winners: list, span, reason: str = "") -> bool | None:
@@ -399,26 +401,26 @@ class Machine:
         if self.log.on:
             self.log.emit(self, "round", span, {"round": self.st.round}, f"round {self.st.round}: {name}")
         if "round_started" in self.listened:
-            return self.announce("round_started", {}, span)
+            return self.announce(ROUND_STARTED, {}, span)
 
     def begin_step(self, kind: str, name: str, span) -> bool | None:
         self.st.step_path.append(name)
         if self.log.on:
             self.log.emit(self, kind, span, {"name": name}, f"{kind} {name} begins")
         if "step_started" in self.listened:
-            return self.announce("step_started", {"step": name}, span)
+            return self.announce(STEP_STARTED, {"step": name}, span)
 
     def end_step(self, span) -> bool | None:
         name = self.st.step_path.pop() if self.st.step_path else ""
         if "step_ended" in self.listened:
-            return self.announce("step_ended", {"step": name}, span)
+            return self.announce(STEP_ENDED, {"step": name}, span)
 
     def begin_turn(self, p, span) -> bool | None:
         self.st.active = p
         if self.log.on:
             self.log.emit(self, "turn", span, {"player": p}, f"{self.log.player_name(p)}'s turn")
         if "turn_started" in self.listened:
-            return self.announce("turn_started", {"player": p}, span)
+            return self.announce(TURN_STARTED, {"player": p}, span)
 
     def end_turn(self, previous, span) -> None:
         self.st.active = previous

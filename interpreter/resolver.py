@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cardsmith.dsl import ast as A
+from cardsmith.dsl.registry import ACTION_USED, COUNTERED, RESOLVED
 from cardsmith.dsl.types import Scope
 
 from .compile_stmt import Ctx
@@ -151,10 +152,10 @@ def use(m, player: int, key: str, span) -> None:
                                                     "depth": len(st.stack)},
                    [f"{m.log.player_name(player)} uses ", m.log.used(m, c, entry.label),
                     f" (on the stack, {len(st.stack)} deep)"])
-    windows = m.prog.windows_after.get("action_used")
+    windows = m.prog.windows_after.get(ACTION_USED)
     if not windows:
         resolve_top(m, span)          # no window answers actions: it resolves at once
-    m.announce("action_used", {"card": c, "player": player}, span)
+    m.announce(ACTION_USED, {"card": c, "player": player}, span)
 
 
 def resolve_top(m, span) -> None:
@@ -188,7 +189,7 @@ def counter(m, card, span) -> None:
     if m.log.on:
         m.log.emit(m, "counter", span, {"card": m.card_label(card)},
                    [m.log.used(m, card, item["label"]), " is countered: it never happens"])
-    m.announce("countered", {"card": card}, span)
+    m.announce(COUNTERED, {"card": card}, span)
 
 
 def negate(m, card, span) -> None:
@@ -276,7 +277,7 @@ def build_after_resolve(prog) -> int:
 
     def announce(m, fr):
         env = fr[2]
-        m.announce("resolved", {"card": env["$card"], "negated": env["$negated"]}, None)
+        m.announce(RESOLVED, {"card": env["$card"], "negated": env["$negated"]}, None)
         return True
     code.emit(announce, None, ("announce", "resolved(card: $card, negated: $negated)"))
     return code.id

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from .. import ast as A
 from ..model import BUILTIN_EVENTS
+from ..registry import EVENTS
 from ..types import CARD, PLAYER, elem
 from .phrases import OPS, be, cond, poss, relative
 from .words import (DESCRIBERS, EM_CLOSE, EM_OPEN, Ctx, Line, Ref, article, cap, clean, describe,
@@ -324,33 +325,10 @@ def describe_SecretStmt(s: A.SecretStmt, ctx: Ctx) -> list[Line]:
 
 # ================================================================ abilities
 
-BUILTIN_PHRASES = {
-    "moved": "a card moves from one zone to another",
-    "revealed": "a card is revealed",
-    "flipped": "a card is turned over",
-    "step_started": "a step begins",
-    "step_ended": "a step ends",
-    "round_started": "a round begins",
-    "turn_started": "a turn begins",
-    "eliminated": "a player is eliminated",
-    "resolved": "an effect has resolved",
-    "action_used": "a player uses an action",
-    "countered": "an effect is countered",
-}
-
-
-BUILTIN_WOULD = {
-    "moved": "a card would move", "revealed": "a card would be revealed", "flipped": "a card would be turned over",
-    "step_started": "a step would begin", "step_ended": "a step would end", "round_started": "a round would begin",
-    "turn_started": "a turn would begin", "eliminated": "a player would be eliminated",
-    "resolved": "an effect would resolve",
-    "action_used": "a player would use an action",
-    "countered": "an effect would be countered",
-}
-
-
-# Built-in events the checker does not list (all of them are in dsl.model.BUILTIN_EVENTS now).
-DESIGNED_EVENTS: dict = {}
+# The English of the built-in events, from their one table (dsl/registry.py EVENTS):
+# "When <phrase>:" and "If <would>, ..." (instead of).
+BUILTIN_PHRASES = {name: ev.when for name, ev in EVENTS.items()}
+BUILTIN_WOULD = {name: ev.would for name, ev in EVENTS.items()}
 
 
 def event_phrase(name: str, ctx: Ctx) -> str:
@@ -368,7 +346,7 @@ def ability_ctx(ctx: Ctx, this_type: str | None, event: str | None = None) -> Ct
         if event in ctx.decls.events:
             params = {p.name: ctx.typer.type_of_ref(p.type, report=False) for p in ctx.decls.events[event].params}
         else:
-            params = dict(BUILTIN_EVENTS.get(event, ()) or DESIGNED_EVENTS.get(event, ()))
+            params = dict(BUILTIN_EVENTS.get(event, ()))
         c.scope.event_params = params
     return c
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import ast as A
+from ..registry import BUILTIN_FUNCTIONS
 from ..types import FLAG, elem, is_list
 from .words import Ctx, Ref, article, describer, human, join_and, np, plural, quote, var
 
@@ -59,7 +60,13 @@ def _drop_the(text: str) -> str:
 
 def _is_flag(e, ctx: Ctx) -> bool:
     return isinstance(e, (A.Name, A.Possessive, A.Your, A.FieldAccess, A.FieldOf, A.Call)) \
-        and not (isinstance(e, A.Call) and e.name == "any") and ctx.type_of(e) == FLAG
+        and not (isinstance(e, A.Call) and _gives_flag(e.name)) and ctx.type_of(e) == FLAG
+
+
+def _gives_flag(name: str) -> bool:
+    """A built-in that gives yes/no (`any`) reads as a clause already: no "is yes" after it."""
+    b = BUILTIN_FUNCTIONS.get(name)
+    return b is not None and b.gives == "flag"
 
 
 def cond(e, ctx: Ctx) -> str:
@@ -260,44 +267,71 @@ def describe_Name(e: A.Name, ctx: Ctx) -> str:
 @describer
 def describe_Call(e: A.Call, ctx: Ctx) -> str:
     args = e.args
-    if e.name == "count" and len(args) == 1:
-        return "the number of " + _drop_the(np(args[0], ctx))
-    if e.name == "sum" and len(args) == 1:
-        parts = _of_each(args[0], ctx)
-        if parts:
-            return f"the total {parts[0]} of {parts[1]}"
-        if isinstance(args[0], A.ExprMap):
-            value, over = _over(args[0], ctx)
-            return f"the total, over {over}, of {value}"
-        return "the total of " + np(args[0], ctx)
-    if e.name in ("highest", "lowest") and len(args) == 1:
-        arg = args[0]
-        if isinstance(arg, A.ListExpr) and len(arg.items) == 2:
-            word = "higher" if e.name == "highest" else "lower"
-            return f"the {word} of {np(arg.items[0], ctx)} and {np(arg.items[1], ctx)}"
-        parts = _of_each(arg, ctx)
-        if parts:
-            return f"the {e.name} {parts[0]} among {parts[1]}"
-        if isinstance(arg, A.ExprMap):
-            value, over = _over(arg, ctx)
-            return f"the {e.name}, over {over}, of {value}"
-        return f"the {e.name} of {np(arg, ctx)}"
-    if e.name == "first" and len(args) == 1:
-        return "the first of " + np(args[0], ctx)
-    if e.name == "any" and len(args) == 1:
-        if isinstance(args[0], A.ExprMap) and _map_parts(args[0], ctx) is None:
-            value, over = _over(args[0], ctx)
-            return f"for at least one of {over}, {value}"
-        return "there is at least one of " + np(args[0], ctx)
-    if e.name == "clockwise_from" and len(args) == 1:
-        return f"the players in clockwise order starting with {np(args[0], ctx)}"
-    if e.name in ctx.decls.defines or e.name not in ("count", "sum", "highest", "lowest", "first", "any"):
+    b = BUILTIN_FUNCTIONS.get(e.name)
+    if b is not None and len(args) == b.arity:
+        return SAYINGS[b.english](e, ctx)
+    if e.name in ctx.decls.defines or b is None or b.takes == "player":
         if not args:
             return f"the {human(e.name)}"
         if len(args) == 1:
             return f"{poss(args[0], ctx)} {human(e.name)}"
         return f"the {human(e.name)} of {join_and([np(a, ctx) for a in args])}"
     return f"{human(e.name)}({', '.join(np(a, ctx) for a in args)})"
+
+
+# ---------------------------------------------------------------- built-in functions
+# One saying per built-in function, named by its entry in dsl/registry.py (BUILTIN_FUNCTIONS).
+
+
+def say_count(e: A.Call, ctx: Ctx) -> str:
+    return "the number of " + _drop_the(np(e.args[0], ctx))
+
+
+def say_sum(e: A.Call, ctx: Ctx) -> str:
+    arg = e.args[0]
+    parts = _of_each(arg, ctx)
+    if parts:
+        return f"the total {parts[0]} of {parts[1]}"
+    if isinstance(arg, A.ExprMap):
+        value, over = _over(arg, ctx)
+        return f"the total, over {over}, of {value}"
+    return "the total of " + np(arg, ctx)
+
+
+def _extreme(e: A.Call, ctx: Ctx) -> str:
+    arg = e.args[0]
+    if isinstance(arg, A.ListExpr) and len(arg.items) == 2:
+        word = "higher" if e.name == "highest" else "lower"
+        return f"the {word} of {np(arg.items[0], ctx)} and {np(arg.items[1], ctx)}"
+    parts = _of_each(arg, ctx)
+    if parts:
+        return f"the {e.name} {parts[0]} among {parts[1]}"
+    if isinstance(arg, A.ExprMap):
+        value, over = _over(arg, ctx)
+        return f"the {e.name}, over {over}, of {value}"
+    return f"the {e.name} of {np(arg, ctx)}"
+
+
+say_highest = say_lowest = _extreme
+
+
+def say_first(e: A.Call, ctx: Ctx) -> str:
+    return "the first of " + np(e.args[0], ctx)
+
+
+def say_any(e: A.Call, ctx: Ctx) -> str:
+    arg = e.args[0]
+    if isinstance(arg, A.ExprMap) and _map_parts(arg, ctx) is None:
+        value, over = _over(arg, ctx)
+        return f"for at least one of {over}, {value}"
+    return "there is at least one of " + np(arg, ctx)
+
+
+def say_clockwise_from(e: A.Call, ctx: Ctx) -> str:
+    return f"the players in clockwise order starting with {np(e.args[0], ctx)}"
+
+
+SAYINGS = {name: fn for name, fn in globals().items() if name.startswith("say_")}
 
 
 @describer
