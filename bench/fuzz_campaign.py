@@ -52,6 +52,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--max-steps", type=int, default=5_000, help="step bound of each play and scenario (default 5000)")
     ap.add_argument("--no-svg", action="store_true", help="diagrams as DOT only (the rulebook still draws them)")
     ap.add_argument("--time-limit", type=float, default=0, help="stop handing out mutants after T seconds")
+    ap.add_argument("--minimize", type=float, default=0, metavar="SECONDS",
+                    help="shrink the first mutant of each failing signature, for up to SECONDS each")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     return ap.parse_args(argv)
 
@@ -158,6 +160,32 @@ def save(out: Path, seed: int, index: int, mutant: Mutant, findings: list[Findin
     return folder
 
 
+def shrink(args, budget: Budget, out: Path, first: dict) -> dict[str, str]:
+    """Each failing signature's first mutant, shrunk line by line; saved beside it as
+    <index>.min.cards (and its extras as <index>.min.extra/). Returns signature -> path."""
+    from fuzz.minimize import minimize
+
+    done = {}
+    with tempfile.TemporaryDirectory(prefix="cardsmith-shrink-") as tmp, memory_cap(budget.memory_mb * 2):
+        ws = Workspace(tmp)
+        for sig, (index, _) in first.items():
+            if sig.split(":", 1)[0] in SOFT_KINDS or sig.startswith(("hang:worker", "memory:worker")):
+                continue
+            small = minimize(mutant_at(args.seed, index), sig, ws, budget, seconds=args.minimize)
+            folder = out / sig.split(":", 1)[0] / hashlib.sha1(sig.encode()).hexdigest()[:10]
+            folder.mkdir(parents=True, exist_ok=True)
+            target = folder / f"{index}.min.cards"
+            target.write_bytes(small.data)
+            for e in small.extra:
+                if e.kind == "file":
+                    extra = folder / f"{index}.min.extra" / e.name
+                    extra.parent.mkdir(parents=True, exist_ok=True)
+                    extra.write_bytes(e.data)
+            done[sig] = f"{target} ({len(small.data.splitlines())} lines, extras: "
+            done[sig] += (", ".join(f"{e.name} ({e.kind})" for e in small.extra) or "none") + ")"
+    return done
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     budget = Budget(seconds=args.budget, memory_mb=args.memory_mb, max_steps=args.max_steps, svg=not args.no_svg)
@@ -207,6 +235,7 @@ def main(argv=None) -> int:
     finally:
         pool.close()
     elapsed = time.perf_counter() - started
+    minimized = shrink(args, budget, out, first) if args.minimize else {}
     figures = {
         "campaign_seed": args.seed, "mutants_tried": stats["tried"], "accepted": stats["accepted"],
         "internal_errors": mutants_with["internal"], "hangs": mutants_with["hang"],
@@ -217,7 +246,8 @@ def main(argv=None) -> int:
         "peak_worker_rss_mb": round(stats["peak_rss_kb"] / 1024, 1),
         "elapsed_seconds": round(elapsed, 1), "mutants_per_second": round(stats["tried"] / elapsed, 2) if elapsed else None,
         "jobs": args.jobs, "budget_seconds_per_target": args.budget, "max_steps": args.max_steps,
-        "signatures": [{"signature": s, "mutants": n, "first": first[s][0], "detail": first[s][1]}
+        "signatures": [{"signature": s, "mutants": n, "first": first[s][0], "detail": first[s][1],
+                        **({"minimized": minimized[s]} if s in minimized else {})}
                        for s, n in signatures.most_common()],
         "saved_to": str(out),
     }
@@ -246,6 +276,8 @@ def show(f: dict) -> None:
         print(f"  {len(f['signatures'])} distinct signatures (mutants, first mutant):")
         for s in f["signatures"]:
             print(f"    {s['mutants']:6}  {s['signature']}  (#{s['first']}: {s['detail'][:100]!r})")
+            if "minimized" in s:
+                print(f"            minimized: {s['minimized']}")
         print(f"  failing mutants saved under {f['saved_to']}")
 
 

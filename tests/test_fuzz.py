@@ -157,6 +157,24 @@ def test_a_runaway_allocation_under_the_cap_is_a_memory_finding(ws, monkeypatch)
     assert [f.kind for f in outcome.findings] == ["memory"]
 
 
+def test_the_minimizer_keeps_only_the_lines_that_show_the_defect(ws, monkeypatch):
+    from fuzz.minimize import minimize
+    real = H.check_file
+
+    def planted(path):                      # a "defect" that needs one line of the file
+        if b"# PLANTED" in open(path, "rb").read():
+            raise LookupError("planted")
+        return real(path)
+    monkeypatch.setattr(H, "check_file", planted)
+    lines = seed("signal_fires.cards").text.splitlines(keepends=True)
+    big = Mutant("signal_fires", "".join(lines[:20] + ["# PLANTED\n"] + lines[20:]).encode())
+    budget = H.Budget(cli=False)
+    sig = "internal:check:LookupError@test_fuzz.py:test_the_minimizer_keeps_only_the_lines_that_show_the_defect.<locals>.planted"
+    assert sig in {f.signature for f in H.run_mutant(big, ws, budget).findings}
+    small = minimize(big, sig, ws, budget, seconds=60)
+    assert small.data == b"# PLANTED\n"
+
+
 # ---------------------------------------------------------------- the mutators
 
 
