@@ -20,7 +20,6 @@ import base64
 import hashlib
 import json
 import multiprocessing as mp
-import os
 import sys
 import tempfile
 import time

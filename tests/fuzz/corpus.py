@@ -11,7 +11,6 @@ import functools
 import os
 import re
 import shutil
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,16 +120,3 @@ class Workspace:
                 shutil.rmtree(p, ignore_errors=True)
             else:
                 p.unlink(missing_ok=True)
-
-    def files(self) -> set[str]:
-        """Paths a diagnostic may point into: any regular file in the workspace."""
-        out = set()
-        for dirpath, _, names in os.walk(self.root):
-            for n in names:
-                p = os.path.join(dirpath, n)
-                try:
-                    if stat.S_ISREG(os.stat(p).st_mode):
-                        out.add(p)
-                except OSError:
-                    pass
-        return out
