@@ -12,23 +12,24 @@ is at most MAX_RUNTIME_STRING characters, and one game's log at most MAX_LOG_BYT
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from cardsmith.dsl.bounds import MAX_LOG_BYTES, MAX_RUNTIME_STRING
 
 from .errors import RuleError
 from .visibility import EVERYONE, card_seers
 
-# What an event costs the log besides its texts and values: the keys `n`, `round`, `event`,
-# `rule`, `step`, `text` and their JSON punctuation. A fair floor, so the bound is reached
-# by many small events too.
-_EVENT_OVERHEAD = 80
+# What an event costs the log besides its text: the keys `n`, `round`, `event`, `rule`,
+# `step`, `text`, their values and JSON punctuation; then each further datum (a key and a short
+# value). Fair floors, so the bound is reached by many small events too.
+_EVENT_OVERHEAD = 100
+_DATUM = 24
 _KEPT = ("n", "round", "event", "rule", "step")      # what a redacted event keeps besides its text
 
 
-@dataclass(frozen=True, slots=True)
-class Seen:
-    """A piece of an event's text that only `seers` may read; the others read `instead`."""
+class Seen(NamedTuple):
+    """A piece of an event's text that only `seers` may read; the others read `instead`.
+    (Immutable data like a frozen dataclass, but a tuple: made for nearly every event.)"""
     text: str
     seers: object            # visibility.EVERYONE or a frozenset of seats
     instead: str = "a card"
@@ -108,7 +109,9 @@ class EventLog:
         if c is None:
             return "nothing"
         who = card_seers(m, c)
-        return Seen(m.card_label(c), who if before is None else who | before)
+        if before is not None and before is not who:
+            who = who | before
+        return Seen(m.card_label(c), who)
 
     def used(self, m, c: int, action: str) -> Seen:
         """"Bolt: Cast it" as a part of a text; who may not see the card reads where it is."""
@@ -119,6 +122,14 @@ class EventLog:
         """Text parts of a value of static type `t`, as `str(typed(...))` writes it: a list in
         brackets with its items quoted; card names (and actions of cards) as `Seen` parts.
         Bounded by MAX_RUNTIME_STRING."""
+        if v.__class__ is not list and t != "card" and t != "action":     # the usual case: one text
+            shown = self.typed(m, v, t)
+            text = repr(shown) if nested else str(shown)
+            if budget is not None:
+                return [budget.take(text)]
+            if len(text) > MAX_RUNTIME_STRING:
+                raise TextTooLong(span)
+            return [text]
         budget = budget or _Budget(span)
         if isinstance(v, list) and not (t == "action"):
             inner = t[1] if isinstance(t, tuple) and t and t[0] == "list" else None
@@ -163,19 +174,24 @@ class EventLog:
         return [self.option_label(m, o, kind, budget) for o in options]
 
     # ------------------------------------------------------------------ events
-    def emit(self, m, kind: str, span, data: dict, text, bounded: bool = True) -> None:
-        """Add an event. `text` is a string, or a list of strings and `Seen` parts. Only the
-        event that says why a game was aborted is not `bounded`: it must get into the log."""
+    def emit(self, m, kind: str, span, data: dict, text, bounded: bool = True, weight: int | None = 0) -> None:
+        """Add an event. `text` is a string, or a list of strings and `Seen` parts. `weight`:
+        the characters of the texts in `data` beyond a few words (a caller whose data holds
+        lists says how long they are; counting them here for every event would cost more than
+        the rest of the event), or None when the data repeats the values the text shows. Only
+        the event that says why a game was aborted is not `bounded`: it must get into the log."""
         st = m.st
         parts = None
-        if not isinstance(text, str):
-            parts = tuple(text)
-            text = "".join(p.text if isinstance(p, Seen) else p for p in parts)
-            if not any(isinstance(p, Seen) and p.seers is not EVERYONE for p in parts):
-                parts = None
+        if text.__class__ is not str:       # this runs for most events: comprehensions, no calls
+            pieces = [p.text if p.__class__ is Seen else p for p in text]
+            for p in text:
+                if p.__class__ is Seen and p.seers is not EVERYONE:
+                    parts = text
+                    break
+            text = "".join(pieces)
         if len(text) > MAX_RUNTIME_STRING:
             raise TextTooLong(span)
-        size = self.bytes + _EVENT_OVERHEAD + len(text) + len(kind) + _weight(data, MAX_LOG_BYTES - self.bytes)
+        size = self.bytes + _EVENT_OVERHEAD + len(text) + _DATUM * len(data) + (len(text) if weight is None else weight)
         if size > MAX_LOG_BYTES and bounded:
             raise RuleError(f"the game's log grew past {MAX_LOG_BYTES:,} bytes (the bound MAX_LOG_BYTES) "
                             f"after {len(self.events):,} events", span,
@@ -189,7 +205,7 @@ class EventLog:
               "step": st.step_path[-1] if st.step_path else "", "text": text}
         ev.update(data)
         if parts is not None:
-            self._parts[len(self.events)] = parts
+            self._parts[len(self.events)] = tuple(parts)
         self.events.append(ev)
 
     def move(self, m, cards, sources, key, place, face, span, before=None) -> None:
@@ -205,9 +221,12 @@ class EventLog:
             src = self.zone_name(m, uniq[0]) if len(uniq) == 1 else f"{len(uniq)} zones"
         where = f"the bottom of {dest}" if place == "bottom" else dest
         facing = f" face {face}" if face else ""
-        self.emit(m, "move", span, {"cards": [m.card_label(c) for c in cards], "from": list(dict.fromkeys(sources)),
-                                    "to": key, "face": face or "", "hidden": hidden_dest},
-                  [what, f" from {src} to {where}{facing}"])
+        names = [m.card_label(c) for c in cards]
+        origins = list(dict.fromkeys(sources))
+        self.emit(m, "move", span, {"cards": names, "from": origins, "to": key, "face": face or "",
+                                    "hidden": hidden_dest},
+                  [what, f" from {src} to {where}{facing}"],
+                  weight=sum(map(len, names)) + 4 * len(names) + 16 * len(origins))
 
     def seen_by(self, player: int, start: int = 0, events: list[dict] | None = None) -> list[dict]:
         """The events from `start` on as `player` may read them: a name they may not see is

@@ -8,14 +8,14 @@ on top, so what they trigger in turn resolves before the next (last in, first ou
 """
 from __future__ import annotations
 
-from cardsmith.dsl.bounds import MAX_DICE_PER_ROLL, MAX_FRAMES, MAX_RUNTIME_NUMBER, MAX_STEPS
+from cardsmith.dsl.bounds import MAX_DICE_PER_ROLL, MAX_FRAMES, MAX_RUNTIME_NUMBER, MAX_RUNTIME_STRING, MAX_STEPS
 from cardsmith.dsl.registry import (ELIMINATED, FLIPPED, MOVED, REVEALED, ROUND_STARTED, STEP_ENDED,
                                     STEP_STARTED, TURN_STARTED)
 from cardsmith.dsl.types import CARD, PLAYER, ZONE
 
 from . import rng as R
 from .errors import GameAborted, RuleError
-from .log import EventLog, Seen
+from .log import EventLog, Seen, TextTooLong
 from .program import Program
 from .reads import ATTRS, OUT, ZONES
 from .state import GameState
@@ -311,8 +311,11 @@ class Machine:
             out.append(list(faces[k]))
         self.st.rng = state
         if self.log.on:
-            self.log.emit(self, "roll", span, {"die": die, "results": out},
-                          f"{n} {die} dice roll " + ", ".join("+".join(f) or "blank" for f in out))
+            # the faces' symbols are the file's, a face may hold many: measure before joining
+            if sum(len(symbol) + 1 for face in out for symbol in face) > MAX_RUNTIME_STRING:
+                raise TextTooLong(span)
+            text = f"{n} {die} dice roll " + ", ".join("+".join(f) or "blank" for f in out)
+            self.log.emit(self, "roll", span, {"die": die, "results": out}, text, weight=len(text))
         return out
 
     def stacked_cards(self) -> set:
@@ -482,7 +485,7 @@ class Machine:
                 picked = [" chooses ", *picked]
             self.log.emit(self, "choice", span, {"player": player, "prompt": prompt, "choice": shown, "how": how,
                                                  "secret": secret},
-                          [self.log.player_name(player), *picked, f" ({prompt})"])
+                          [self.log.player_name(player), *picked, f" ({prompt})"], weight=None)
 
     # ------------------------------------------------------------------ events and triggers
     def announce(self, event: str, params: dict, span) -> bool | None:
@@ -580,7 +583,7 @@ class Machine:
             text.extend(self.log.typed_parts(self, v, types.get(k), span))
         if params:
             text.append(")")
-        self.log.emit(self, "event", span, {"name": event, **shown}, text)
+        self.log.emit(self, "event", span, {"name": event, **shown}, text, weight=None)
 
     def _order(self, fired: list) -> list:
         """Order simultaneous triggers by the game's keys; then seat order from the active player

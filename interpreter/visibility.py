@@ -38,12 +38,18 @@ def sees(visibility: str, zone_seat, face_up: bool, player) -> bool:
     return False
 
 
+_OWNERS: dict = {}          # seat → frozenset((seat,)), made once: the log asks for every card it names
+
+
 def seers(visibility: str, zone_seat, face_up: bool):
     """The seats that may see such a card: EVERYONE, one owner, or NOBODY (same rule as `sees`)."""
     if visibility == "public":
         return EVERYONE if face_up else NOBODY
     if visibility == "owner" and zone_seat is not None:
-        return frozenset((zone_seat,))
+        owner = _OWNERS.get(zone_seat)
+        if owner is None:
+            owner = _OWNERS[zone_seat] = frozenset((zone_seat,))
+        return owner
     return NOBODY
 
 
