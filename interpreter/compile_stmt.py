@@ -1,6 +1,6 @@
 """Statements → flat instruction lists (`Code`) for the step machine.
 
-Control flow becomes jumps, so where a game stands is just (code id, pc, env): plain data
+Control flow becomes jumps, so where a game stands is just a Frame (code id, pc, env): plain data
 that saves and restores at any decision. An instruction is `op(m, frame)`; it may move the
 frame's pc (jumps), push a frame (procedure calls, triggers) or stop the machine at a decision.
 An op that calls a machine primitive returns what the primitive returns — True when it may
@@ -67,7 +67,7 @@ def quote(text) -> str:
 
 def _jump(target_box):
     def jump(m, fr):
-        fr[1] = target_box[0]
+        fr.pc = target_box[0]
     return jump
 
 
@@ -95,7 +95,7 @@ class StmtCompiler:
         span = s.span
 
         def move(m, fr):
-            env = fr[2]
+            env = fr.env
             cards = what(m, env)
             if cards is None:
                 return
@@ -111,7 +111,7 @@ class StmtCompiler:
         span = s.span
 
         def shuffle(m, fr):
-            key = z(m, fr[2])
+            key = z(m, fr.env)
             if key is None:
                 raise no_zone(s.zone.span)
             return m.shuffle(key, span)
@@ -123,7 +123,7 @@ class StmtCompiler:
         span = s.span
 
         def flip(m, fr):
-            cards = what(m, fr[2])
+            cards = what(m, fr.env)
             if cards is None:
                 return
             return m.flip(cards if isinstance(cards, list) else [cards], up, span)
@@ -170,7 +170,7 @@ class StmtCompiler:
         hi = fd.at_most if fd is not None else None
 
         def assign(m, fr):
-            env = fr[2]
+            env = fr.env
             v = value_fn(m, env)
             if owner is not None and owner(m, env) is None:   # a field of none: there is nothing to change
                 raise RuleError(f"there is no {kind} here to change '{name}' of: this is none", target.span,
@@ -202,7 +202,7 @@ class StmtCompiler:
         n = s.name
 
         def let(m, fr):
-            env = fr[2]
+            env = fr.env
             env[n] = v(m, env)
         ctx.code.emit(let, s.span, ("let", n, " ← ", s.value))
 
@@ -215,7 +215,7 @@ class StmtCompiler:
         kind = t[1] if is_list(t) else ANY
 
         def choose(m, fr):
-            env = fr[2]
+            env = fr.env
             return m.ask(player(m, env), prompt, options(m, env), n, kind, span)
         ctx.code.emit(choose, span, ("ask", s.player, f": choose {n} from ", s.options, f" — {quote(prompt)}"))
 
@@ -225,13 +225,13 @@ class StmtCompiler:
         prompt, span = s.prompt, s.span
 
         def may(m, fr):
-            return m.ask(player(m, fr[2]), prompt, [True, False], var, "flag", span)
+            return m.ask(player(m, fr.env), prompt, [True, False], var, "flag", span)
         ctx.code.emit(may, span, ("ask", s.player, f": yes or no → {var} — {quote(prompt)}"))
         end = [0]
 
         def skip_unless(m, fr):
-            if not fr[2].pop(var):
-                fr[1] = end[0]
+            if not fr.env.pop(var):
+                fr.pc = end[0]
         ctx.code.emit(skip_unless, span, ("jump_if_not", var, " → ", end))
         self.block(s.body, ctx)
         end[0] = ctx.code.here()
@@ -243,7 +243,7 @@ class StmtCompiler:
         event, span = s.event, s.span
 
         def announce(m, fr):
-            env = fr[2]
+            env = fr.env
             params = {}
             for n, a in pairs:      # a loop, not a comprehension: no call for a comprehension's frame
                 params[n] = a(m, env)
@@ -252,11 +252,11 @@ class StmtCompiler:
 
     def s_EliminateStmt(self, s, ctx):
         p, span = self.cx(s.player, ctx), s.span
-        ctx.code.emit(lambda m, fr: m.eliminate(p(m, fr[2]), span), span, ("eliminate", s.player))
+        ctx.code.emit(lambda m, fr: m.eliminate(p(m, fr.env), span), span, ("eliminate", s.player))
 
     def s_WinStmt(self, s, ctx):
         p, span = self.cx(s.player, ctx), s.span
-        ctx.code.emit(lambda m, fr: m.win([p(m, fr[2])], span), span, ("win", s.player))
+        ctx.code.emit(lambda m, fr: m.win([p(m, fr.env)], span), span, ("win", s.player))
 
     def s_DrawGameStmt(self, s, ctx):
         span = s.span
@@ -264,7 +264,7 @@ class StmtCompiler:
 
     def s_SayStmt(self, s, ctx):
         text, span = s.text, s.span
-        ctx.code.emit(lambda m, fr: m.say(text, fr[2], span), span, ("say", quote(text)))
+        ctx.code.emit(lambda m, fr: m.say(text, fr.env, span), span, ("say", quote(text)))
 
     def s_CallStmt(self, s, ctx):
         proc = self.d.procedures[s.name]
@@ -273,7 +273,7 @@ class StmtCompiler:
         args = [(p, self.x.env_key(a, ctx.sc), self.cx(a, ctx)) for p, a in zip(proc.params, s.args)]
 
         def call(m, fr):
-            env = fr[2]
+            env = fr.env
             inner = {}
             for p, k, a in args:    # a loop, not a comprehension: no call for a comprehension's frame
                 inner[p] = env[k] if k is not None else a(m, env)
@@ -297,17 +297,17 @@ class StmtCompiler:
         ctx.sc.locals[s.name] = ("list", ("list", "text"))
 
         def roll(m, fr):
-            env = fr[2]
+            env = fr.env
             env[name] = m.roll(die, faces, n(m, env), span)
         ctx.code.emit(roll, span, ("roll", s.count, f" {die} dice → {name}"))
 
     def s_ExpectStmt(self, s, ctx):
         cond, span = self.cx(s.cond, ctx), s.span
-        ctx.code.emit(lambda m, fr: m.expect(cond(m, fr[2]), span), span, ("expect", s.cond))
+        ctx.code.emit(lambda m, fr: m.expect(cond(m, fr.env), span), span, ("expect", s.cond))
 
     def s_GiveStmt(self, s, ctx):
         p, choice, span = self.cx(s.player, ctx), self.cx(s.choice, ctx), s.span
-        ctx.code.emit(lambda m, fr: m.give(p(m, fr[2]), choice(m, fr[2]), span), span,
+        ctx.code.emit(lambda m, fr: m.give(p(m, fr.env), choice(m, fr.env), span), span,
                       ("give", s.player, " the choice ", s.choice))
 
     def s_PlayStmt(self, s, ctx):
@@ -325,22 +325,22 @@ class StmtCompiler:
         var = ctx.fresh("rounds")
         count = s.count
         cond = self.cx(s.cond, ctx) if s.cond is not None else None
-        ctx.code.emit(lambda m, fr: fr[2].__setitem__(var, count), span, ("let", var, f" ← {count}"))
+        ctx.code.emit(lambda m, fr: fr.env.__setitem__(var, count), span, ("let", var, f" ← {count}"))
         head = ctx.code.here()
         end = [0]
 
         def next_round(m, fr):
-            env = fr[2]
+            env = fr.env
             if m.st.result is not None:
-                fr[1] = end[0]
+                fr.pc = end[0]
                 return
             if s.kind == "rounds":
                 if env[var] <= 0:
-                    fr[1] = end[0]
+                    fr.pc = end[0]
                     return
                 env[var] -= 1
             elif cond is not None and cond(m, env):
-                fr[1] = end[0]
+                fr.pc = end[0]
                 return
             return m.push(rnd, {})
         played = ((f"while {var} > 0 (counted down)",) if s.kind == "rounds" else
@@ -367,7 +367,7 @@ class StmtCompiler:
         def op(m, fr):
             from . import resolver      # here: resolver imports this module
             act = getattr(resolver, what)
-            c = target(m, fr[2])
+            c = target(m, fr.env)
             for card in (c if isinstance(c, list) else [c]):
                 if card is not None:
                     act(m, card, span)
@@ -389,7 +389,7 @@ class StmtCompiler:
 
         def ask(m, fr):
             from . import resolver
-            env = fr[2]
+            env = fr.env
             env[who] = player(m, env)
             if env[who] is None:        # nobody to ask, as `chooses` and `may` with none: done at once
                 env[var] = None
@@ -399,12 +399,12 @@ class StmtCompiler:
 
         def apply(m, fr):
             from . import resolver
-            env = fr[2]
+            env = fr.env
             choice = env.pop(var, None)
             if choice is None:
-                fr[1] = end[0]
+                fr.pc = end[0]
                 return False
-            fr[1] = head
+            fr.pc = head
             resolver.use(m, env[who], choice, span)
             return True
         ctx.code.emit(apply, span, ("use_action", var, ", then jump ", [head], "; done → ", end))
@@ -418,8 +418,8 @@ class StmtCompiler:
             nxt = [0]
 
             def test(m, fr, cond=cond, nxt=nxt):
-                if not cond(m, fr[2]):
-                    fr[1] = nxt[0]
+                if not cond(m, fr.env):
+                    fr.pc = nxt[0]
             ctx.code.emit(test, cond_e.span, ("jump_if_not", cond_e, " → ", nxt))
             self.block(body, ctx)
             end = [0]
@@ -451,7 +451,7 @@ class StmtCompiler:
         lst, idx, name = ctx.fresh("list"), ctx.fresh("i"), s.name
 
         def start(m, fr):
-            env = fr[2]
+            env = fr.env
             env[lst] = list(coll(m, env))
             env[idx] = 0
         ctx.code.emit(start, s.span, ("let", lst, " ← ", s.coll))
@@ -459,7 +459,7 @@ class StmtCompiler:
         end = [0]
 
         def step(m, fr):
-            env = fr[2]
+            env = fr.env
             items = env[lst]
             i = env[idx]
             while i < len(items):
@@ -469,7 +469,7 @@ class StmtCompiler:
                     env[idx] = i
                     return
             env[idx] = i
-            fr[1] = end[0]
+            fr.pc = end[0]
         ctx.code.emit(step, s.span, ("for_next", f"{name} in {lst}", *((" where ", s.cond) if s.cond is not None else ()),
                                      "; none left → ", end))
         self._loop_body(ctx, s.body, head, end, s.span)
@@ -484,8 +484,8 @@ class StmtCompiler:
         exit_box = [0]
 
         def test(m, fr):
-            if bool(cond(m, fr[2])) == until:
-                fr[1] = exit_box[0]
+            if bool(cond(m, fr.env)) == until:
+                fr.pc = exit_box[0]
         ctx.code.emit(test, s.cond.span, ("jump_if" if until else "jump_if_not", s.cond, " → ", exit_box))
         self._loop_body(ctx, s.body, head, exit_box, s.span)
 
@@ -494,16 +494,16 @@ class StmtCompiler:
         var = ctx.fresh("n")
 
         def start(m, fr):
-            env = fr[2]
+            env = fr.env
             env[var] = count(m, env) or 0
         ctx.code.emit(start, s.span, ("let", var, " ← ", s.count))
         head = ctx.code.here()
         exit_box = [0]
 
         def test(m, fr):
-            env = fr[2]
+            env = fr.env
             if env[var] <= 0:
-                fr[1] = exit_box[0]
+                fr.pc = exit_box[0]
             else:
                 env[var] -= 1
         ctx.code.emit(test, s.span, ("count_down", var, "; at 0 → ", exit_box))
@@ -527,7 +527,7 @@ class StmtCompiler:
                 m.st.skips.remove(name)
                 if m.log.on:
                     m.log.emit(m, "skip", span, {"name": name}, f"{kind} {name} is skipped")
-                fr[1] = after[0]
+                fr.pc = after[0]
                 return True
             return m.begin_step(kind, name, span)
         ctx.code.emit(begin, span, ("begin_step", f"{kind} {quote(name)}; skipped → ", after))
@@ -542,12 +542,12 @@ class StmtCompiler:
         saved = ctx.fresh("active")
 
         def begin(m, fr):
-            env = fr[2]
+            env = fr.env
             env[saved] = m.st.active
             return m.begin_turn(p(m, env), span)
         ctx.code.emit(begin, span, ("begin_turn", s.player, f" (active player before → {saved})"))
         self.block(s.body, ctx)
-        ctx.code.emit(lambda m, fr: m.end_turn(fr[2].pop(saved), span), span,
+        ctx.code.emit(lambda m, fr: m.end_turn(fr.env.pop(saved), span), span,
                       ("end_turn", f"(active player ← {saved})"))
 
     def s_SecretStmt(self, s, ctx):
@@ -562,7 +562,7 @@ class StmtCompiler:
         prompt, name, span = s.prompt or f"Secretly choose {s.name}", s.name, s.span
 
         def start(m, fr):
-            env = fr[2]
+            env = fr.env
             env[lst] = list(players(m, env))
             env[idx] = 0
             env[picks] = []
@@ -572,11 +572,11 @@ class StmtCompiler:
         done = [0]
 
         def ask_next(m, fr):
-            env = fr[2]
+            env = fr.env
             if env[idx] > 0:
                 env[picks].append(env.pop(name))
             if env[idx] >= len(env[lst]):
-                fr[1] = done[0]
+                fr.pc = done[0]
                 return
             who = env[lst][env[idx]]
             env[idx] += 1
@@ -586,19 +586,19 @@ class StmtCompiler:
                                        f" — {quote(prompt)}; all asked → ", done))
         ctx.code.emit(_jump([head]), span, ("jump", [head]))
         done[0] = ctx.code.here()
-        ctx.code.emit(lambda m, fr: m.say("secret choices are revealed together", fr[2], span), span,
+        ctx.code.emit(lambda m, fr: m.say("secret choices are revealed together", fr.env, span), span,
                       ("say", quote("secret choices are revealed together")))
         # the body, once per player, with that player's choice
         pair = ctx.fresh("k")
 
         def start_body(m, fr):
-            fr[2][pair] = 0
+            fr.env[pair] = 0
         ctx.code.emit(start_body, span, ("let", pair, " ← 0"))
         body_head = ctx.code.here()
         end = [0]
 
         def next_body(m, fr):
-            env = fr[2]
+            env = fr.env
             k = env[pair]
             if k >= len(env[lst]):
                 was = env.pop(before)           # the rest of the rule credits whoever was `you` before
@@ -606,7 +606,7 @@ class StmtCompiler:
                     env["$you"] = was[0]
                 else:
                     env.pop("$you", None)
-                fr[1] = end[0]
+                fr.pc = end[0]
                 return
             env["$you"], env[name] = env[lst][k], env[picks][k]
             env[pair] = k + 1

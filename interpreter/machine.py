@@ -18,7 +18,7 @@ from .errors import GameAborted, RuleError
 from .log import EventLog, Seen, TextTooLong
 from .program import Program
 from .reads import ATTRS, OUT, ZONES
-from .state import GameState
+from .state import Frame, GameState
 from .visibility import card_seers, seers
 
 DEFAULT_MAX_STEPS = MAX_STEPS
@@ -88,7 +88,7 @@ class Machine:
         try:
             while frames and st.pending is None and (st.result is None or self.scenario):
                 fr = frames[-1]
-                code = codes[fr[0]]
+                code = codes[fr.code_id]
                 ops = code.ops
                 n = len(ops)
                 self.brk = False
@@ -96,18 +96,18 @@ class Machine:
                 # only ops that called a machine primitive return a true value, so plain ops (jumps,
                 # tests, lets) skip the checks of self.dirty and self.brk
                 while True:
-                    pc = fr[1]
+                    pc = fr.pc
                     if pc >= n:
                         frames.pop()
                         if not frames:
                             break
                         # back in the caller; a pop changes no decision or result, so go on here
                         fr = frames[-1]
-                        code = codes[fr[0]]
+                        code = codes[fr.code_id]
                         ops = code.ops
                         n = len(ops)
                         continue
-                    fr[1] = pc + 1
+                    fr.pc = pc + 1
                     watch = ops[pc](self, fr)
                     steps += 1
                     if steps > limit:
@@ -144,8 +144,8 @@ class Machine:
         game's declaration: every abort is located."""
         if code is not None and 0 <= pc < len(code.spans) and code.spans[pc] is not None:
             return code.spans[pc]
-        for code_id, at, _env in reversed(self.st.frames):
-            spans = self.codes[code_id].spans
+        for fr in reversed(self.st.frames):
+            at, spans = fr.pc, self.codes[fr.code_id].spans
             span = spans[min(max(at - 1, 0), len(spans) - 1)] if spans else None
             if span is not None:
                 return span
@@ -177,7 +177,7 @@ class Machine:
             raise RuleError(f"rules called each other more than {MAX_FRAMES} deep ({code.name})",
                             code.spans[0] if code.spans else None,
                             "a procedure or trigger may be calling itself without end")
-        frames.append([code_id, 0, env])
+        frames.append(Frame(code_id, 0, env))
         self.brk = True
         return True
 
@@ -431,7 +431,7 @@ class Machine:
     # ------------------------------------------------------------------ decisions
     def ask(self, player, prompt: str, options: list, var: str, kind, span, secret: bool = False) -> bool | None:
         """Stop at a decision, or settle it at once when there is at most one option."""
-        env = self.st.frames[-1][2]
+        env = self.st.frames[-1].env
         if player is None or not options:
             env[var] = None
             return
@@ -463,9 +463,9 @@ class Machine:
     def decide(self, index: int) -> None:
         pend = self.st.pending
         value = pend["options"][index]
-        self.st.frames[-1][2][pend["var"]] = value
+        self.st.frames[-1].env[pend["var"]] = value
         self.st.pending = None
-        code, pc = self.codes[self.st.frames[-1][0]], self.st.frames[-1][1] - 1
+        code, pc = self.codes[self.st.frames[-1].code_id], self.st.frames[-1].pc - 1
         span = code.spans[pc]
         kind = pend["kind"] if isinstance(pend["kind"], str) else tuple(pend["kind"])
         try:            # logging the choice meets the text and log bounds: a located abort, as in run

@@ -119,7 +119,7 @@ class Program:
             main.emit(lambda m, fr: m.push(rnd, {}), gspan, ("push", f"round {d.rounds[0].name}"))
 
             def again(m, fr):
-                fr[1] = head
+                fr.pc = head
             main.emit(again, gspan, ("jump", [head]))
         return main.id
 
@@ -227,10 +227,10 @@ class Program:
         end = [0]           # for the listing only: the op jumps to len(code.ops), the end
         if cond is not None:
             def recheck(m, fr):
-                if not cond(m, fr[2]):
-                    m.log.emit(m, "fizzle", ab.span, {"card": m.card_label(fr[2]["$this"])},
-                               [m.log.card(m, fr[2]["$this"]), ": the condition no longer holds"]) if m.log.on else None
-                    fr[1] = len(code.ops)
+                if not cond(m, fr.env):
+                    m.log.emit(m, "fizzle", ab.span, {"card": m.card_label(fr.env["$this"])},
+                               [m.log.card(m, fr.env["$this"]), ": the condition no longer holds"]) if m.log.on else None
+                    fr.pc = len(code.ops)
             code.emit(recheck, ab.span, ("jump_if_not", ab.cond, " (the condition, again) → ", end))
         self.stmts.block(ab.body, Ctx(code, sc))
         end[0] = code.here()

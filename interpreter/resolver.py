@@ -215,7 +215,7 @@ def build_window(prog, decl: A.WindowDecl) -> int:
     ASK = 1
 
     def open_(m, fr):
-        env = fr[2]
+        env = fr.env
         env["$passes"] = 0
         env["$i"] = 0
         m.st.windows += 1
@@ -223,18 +223,18 @@ def build_window(prog, decl: A.WindowDecl) -> int:
             m.log.emit(m, "window", span, {"name": name}, f"response window {name} opens")
 
     def ask(m, fr):
-        env = fr[2]
+        env = fr.env
         players = order(m, env) if order is not None else m.seat_order()
         players = [p for p in players if p is not None and not m.st.out[p]]   # none answers nothing
         if not players or env["$passes"] >= len(players):
             if m.st.stack:
                 env["$passes"] = 0
                 env["$i"] = 0
-                fr[1] = ASK
+                fr.pc = ASK
                 resolve_top(m, span)
                 return True
             m.st.windows -= 1
-            fr[1] = len(code.ops)
+            fr.pc = len(code.ops)
             if m.log.on:
                 m.log.emit(m, "window", span, {"name": name}, f"response window {name} closes")
             return True
@@ -244,15 +244,15 @@ def build_window(prog, decl: A.WindowDecl) -> int:
         if not options:
             env["$passes"] += 1
             env["$i"] += 1
-            fr[1] = ASK
+            fr.pc = ASK
             return False
         m.ask(p, f"Respond in {name}?", [None] + options, "$resp", "action", span)
         return True
 
     def apply(m, fr):
-        env = fr[2]
+        env = fr.env
         choice = env.pop("$resp", None)
-        fr[1] = ASK
+        fr.pc = ASK
         if choice is None:
             env["$passes"] += 1
             env["$i"] += 1
@@ -276,7 +276,7 @@ def build_after_resolve(prog) -> int:
     code = prog.new_code("the stack: after an item resolves")
 
     def announce(m, fr):
-        env = fr[2]
+        env = fr.env
         m.announce(RESOLVED, {"card": env["$card"], "negated": env["$negated"]}, None)
         return True
     code.emit(announce, None, ("announce", "resolved(card: $card, negated: $negated)"))
@@ -286,7 +286,7 @@ def build_after_resolve(prog) -> int:
 def take_actions(m, player, span, var: str) -> bool:
     """Ask `player` for their next action (or done). True when a decision is pending."""
     options = usable(m, player, any_time_only=False)
-    env = m.st.frames[-1][2]
+    env = m.st.frames[-1].env
     if not options:
         env[var] = None
         return False
