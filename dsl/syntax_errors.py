@@ -13,12 +13,13 @@ Whatever is left gets E0019, which names what was found and what could have come
 from __future__ import annotations
 
 import difflib
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Callable
 
 from lark import Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .diagnostics import Diagnostic
 from .source import Span
@@ -170,6 +171,23 @@ TABLE: tuple[Problem, ...] = (
                 'setup:\n    if x == 3:\n        stop\n',
                 'define empty(p) as count(p\'s deck) == 0\n',
             )),
+    # Recognised by renaming the word before the failure: if the parser then gets further, the
+    # word was meant as a name (_reserved_word).
+    Problem("E0021", "{found} is a word of the language, so it can't be used as a name here",
+            "choose another name, such as {expected}", (
+                'card type Unit:\n    text: text\n',
+                'card type Unit:\n    when: number\n',
+                'card "Scout": Unit in deck\n    when = 1\n',
+                'define early(p) as seat < 3\n',
+                'setup:\n    let n be count(cards) + 1\n',
+            ), by_state=False,
+            notes=("the words of the language are listed in docs/language.md, 'Words of the language'",)),
+    Problem("E0022", "{found} without parameters is written without brackets",
+            "write:  {expected}", (
+                'keyword Swift():\n    "Moves first."\n',
+                'card type Unit:\n    keyword Swift()\n',
+                'event tick()\n',
+            ), by_state=False),
 )
 PROBLEMS = {p.code: p for p in TABLE}
 INTERNAL = Problem("E0000", "the parser failed unexpectedly on this file ({found})",
@@ -269,6 +287,13 @@ def _explain(error, here: "_Text", parse_example, open_brackets, parser) -> Diag
     if open_brackets and (token.type in ("$END", "_DEDENT", "_INDENT")
                           or here.starts_later_line(token.line, token.column, open_brackets[-1])):
         return _bracket(PROBLEMS["E0012"], open_brackets[-1], here)
+    reserved = _reserved_word(token, here, parser)
+    if reserved is not None:
+        return reserved
+    if token.type == "RPAR":
+        empty = _empty_brackets(token, here)
+        if empty is not None:
+            return empty
     if token.type in ("RPAR", "RSQB"):
         return _bracket(PROBLEMS["E0013"], token, here)
     if token.type == "_INDENT":
@@ -303,6 +328,79 @@ def _unclosed_triple_quote(token: Token, here: "_Text") -> bool:
     end = getattr(token, "end_pos", None)
     return (token.type == "STRING" and str(token) == '""' and end is not None
             and here.text[end:end + 1] == '"')
+
+
+# A name to offer instead of a word of the language (else the word with '_no' after it).
+_OTHER_NAMES = {"seat": "seat_no", "text": "card_text", "when": "timing", "type": "kind",
+                "cost": "price", "turn": "turn_no", "round": "round_no", "step": "step_no",
+                "player": "owner_seat", "card": "the_card", "cards": "pile", "order": "rank",
+                "time": "moment", "action": "act", "top": "upper", "bottom": "lower",
+                "first": "leader", "all": "every_one", "the": "that"}
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _words_of(parser) -> frozenset[str]:
+    """The words the grammar spells out ("move", "seat", ...): a name cannot be one of them
+    where the grammar expects the word."""
+    return frozenset(t.pattern.value for t in getattr(parser, "terminals", ())
+                     if t.pattern.type == "str" and _NAME.fullmatch(t.pattern.value))
+
+
+def _reserved_word(token: Token, here: "_Text", parser) -> Diagnostic | None:
+    """E0021 when the word just before the failing token is a word of the language that was
+    meant as a name: `seat < 3`, a field `text: number`, a card's `when = 1`.
+
+    The test is the parser's own: the word is renamed (same length, so positions stay) and the
+    declaration parsed again; if the parser now gets past the failing token, the word was the
+    mistake. Only the lines of the declaration up to the failure are parsed again."""
+    if token.type in ("$END", "_DEDENT", "_INDENT") or parser is None:
+        return None
+    line = here.line(token.line)
+    before = line[:max(token.column - 1, 0)].rstrip(" \t")
+    start = len(before)
+    while start > 0 and (before[start - 1].isalnum() or before[start - 1] == "_"):
+        start -= 1
+    word = before[start:]
+    if not word or word not in _words_of(parser) or (start and before[start - 1] in "\"'"):
+        return None
+    first = token.line
+    while first > 1 and not re.match(r"[A-Za-z_]", here.line(first)):
+        first -= 1
+    renamed = line[:start] + "_" + word[1:] + line[start + len(word):]
+    text = "\n" * (first - 1) + "\n".join(here.lines[first - 1:token.line - 1] + [renamed]) + "\n"
+    try:
+        parser.parse(text)
+    except UnexpectedInput as failure:
+        at = (getattr(failure, "line", 0), getattr(failure, "column", 0))
+        end = getattr(getattr(failure, "token", None), "type", None) in ("$END", "_DEDENT")
+        if not end and not isinstance(failure, UnexpectedEOF) and at <= (token.line, token.column):
+            return None
+    except (IndentationProblem, LarkError):     # no sign that the word was the mistake
+        return None
+    other = _OTHER_NAMES.get(word, f"{word}_no")
+    return _diagnostic(PROBLEMS["E0021"], here.span(token.line, start + 1, start + 1 + len(word)),
+                       found=f"'{word}'", expected=f"'{other}'")
+
+
+_EMPTY_BRACKETS = re.compile(r"\s*(keyword|event)\s+([A-Za-z_]\w*)\s*\(\s*\)\s*(:?)")
+
+
+def _empty_brackets(token: Token, here: "_Text") -> Diagnostic | None:
+    """E0022 for `keyword Swift():` or `event tick()`: only procedures and definitions take
+    empty brackets (E0016 says so the other way round)."""
+    match = _EMPTY_BRACKETS.match(here.line(token.line))
+    if match is None or match.end(0) < token.column or match.start(2) > token.column:
+        return None
+    what, name, colon = match.groups()
+    if what == "event":
+        write = f"event {name}"
+    elif colon:
+        write = f"keyword {name}:   (and give it to a card with:  keyword {name})"
+    else:
+        write = f"keyword {name}"
+    span = here.span(token.line, match.start(2) + 1, token.column + 1)
+    return _diagnostic(PROBLEMS["E0022"], span, found="an event" if what == "event" else "a keyword",
+                       expected=write)
 
 
 def _match(error: UnexpectedInput, parse_example) -> str | None:
@@ -381,10 +479,7 @@ def _diagnostic(problem: Problem, span: Span, *, found: str = "", expected: str 
 # ---------------------------------------------------------------- words
 
 def _expected(error: UnexpectedToken) -> set[str]:
-    try:
-        accepts = error.accepts
-    except Exception:
-        accepts = None
+    accepts = getattr(error, "accepts", None)       # what the parser's state accepts, when Lark knows
     return set(accepts or error.expected or ())
 
 

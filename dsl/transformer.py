@@ -41,6 +41,10 @@ def _is_tok(x, kind: str) -> bool:
     return isinstance(x, Token) and x.type == kind
 
 
+def _joined(first: Span, last: Span) -> Span:
+    return Span(first.path, first.line, first.column, last.end_line, last.end_column)
+
+
 @v_args(meta=True, inline=False)
 class ToAst(Transformer):
     """Builds AST nodes; `path` names the file in every span."""
@@ -575,7 +579,29 @@ class ToAst(Transformer):
 
     # ----------------------------------------------------------------- expressions
     def where_expr(self, meta, ch):
-        return A.WhereExpr(self._span(meta), ch[0], ch[1])
+        """`force of cards in X where ready` filters the cards, as it reads: the grammar binds
+        `where` looser than `of` (one LALR parse), so the filter moves inside the `of` here.
+        A bracketed `(force of cards in X) where it > 2` filters the numbers."""
+        coll, cond = ch
+        if isinstance(coll, A.FieldOf) and not self._bracketed(coll, cond):
+            return self._filter_inside(coll, cond)
+        return A.WhereExpr(self._span(meta), coll, cond)
+
+    def _filter_inside(self, of: A.FieldOf, cond) -> A.FieldOf:
+        obj = of.obj
+        if isinstance(obj, A.FieldOf) and not self._bracketed(obj, cond):
+            inner = self._filter_inside(obj, cond)        # a of b of C where ...: C is filtered
+        else:
+            inner = A.WhereExpr(_joined(obj.span, cond.span), obj, cond)
+        return A.FieldOf(_joined(of.span, cond.span), of.name, inner)
+
+    def _bracketed(self, node, cond) -> bool:
+        """Does a ')' stand between `node` and the `where` condition after it?"""
+        if self._src is None:
+            return False
+        end = self._starts[node.span.end_line - 1] + node.span.end_column - 1
+        start = self._starts[cond.span.line - 1] + cond.span.column - 1
+        return ")" in self._src[end:start]
 
     def expr_map(self, meta, ch):
         cond = ch[3] if len(ch) == 4 else None

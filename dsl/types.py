@@ -64,6 +64,9 @@ class Scope:
     locals: dict[str, object] = field(default_factory=dict)
     this_type: str | None = None          # card type name when inside a card's ability
     it_type: object | None = None         # element type inside a `where`
+    # (name, element type) in the `where` of `for each <name> in ...`: the element has that
+    # name there, not `it`; kept only for the message when `it` or a bare field is written
+    named_element: tuple | None = None
     event_params: dict[str, object] = field(default_factory=dict)
     in_ability: bool = False
     loop_depth: int = 0
@@ -185,7 +188,17 @@ class Typer:
             elif e.name in sc.gone:
                 hint = (f"'{e.name}' is known only inside the block at line {sc.gone[e.name]} (an if, a loop, "
                         "a step, ...); to use it after that block, give it a value before it")
-            self.report("E0201", f"unknown name '{e.name}'", e.span, hint)
+            message = f"unknown name '{e.name}'"
+            if sc.named_element is not None:        # the `where` of `for each c in ...`
+                name, t = sc.named_element
+                if e.name == "it":
+                    message += f": after 'for each {name} in', the element is called '{name}', not 'it'"
+                    hint = f"write '{name}' where 'it' stands"
+                elif t == CARD and self.card_field(e.name, None) is not None:
+                    hint = f"after 'for each {name} in', name the card's field with it: {name}'s {e.name}"
+            elif e.name == "it":
+                hint = "'it' is the element only in the condition of '<collection> where ...'"
+            self.report("E0201", message, e.span, hint)
             return ANY
         return t
 
@@ -438,7 +451,7 @@ class Typer:
         inner = sc.child()
         inner.locals[e.name] = elem(t)
         if e.cond is not None:
-            self.want(e.cond, FLAG, inner)
+            self.want(e.cond, FLAG, inner.child(named_element=(e.name, elem(t))))
         return list_of(self.infer(e.expr, inner))
 
     def t_OrChain(self, e, sc):

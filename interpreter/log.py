@@ -67,6 +67,7 @@ class EventLog:
         self.names = player_names or []
         self._spans: dict = {}
         self._parts: dict[int, tuple] = {}     # event index → its text's parts, when some are Seen
+        self._attribute_types: dict[tuple, object] = {}     # (kind, card type, name) → shown as
         self.bytes = 0                          # what the log holds so far, as MAX_LOG_BYTES counts it
 
     # ------------------------------------------------------------------ words
@@ -117,6 +118,28 @@ class EventLog:
         """"Bolt: Cast it" as a part of a text; who may not see the card reads where it is."""
         return Seen(f"{m.card_label(c)}: {action}", card_seers(m, c),
                     f"a card from {self.zone_name(m, m.st.card_zone[c])}")
+
+    def attribute_type(self, m, kind: str, owner, name: str):
+        """How a value of the attribute `name` reads in the log, from its declaration: "player"
+        (by name, not the 0-based seat), "card" (by name, not its number), a list of them, or
+        None (as it is). `kind` is "game", "player" or "card" (then `owner` is the card)."""
+        d = m.prog.decls
+        type_name = m.prog.card_type_names[owner] if kind == "card" and owner is not None else None
+        key = (kind, type_name, name)
+        if key not in self._attribute_types:
+            if kind == "card":
+                fields = d.card_types[type_name].fields if type_name in d.card_types else ()
+            else:
+                fields = (d.game_fields if kind == "game" else d.player_fields).values()
+            ref = next((fd.type for fd in fields if fd.name == name), None)
+            shown = None
+            if ref is not None:
+                shown = ("player" if ref.name == "player" else "zone" if ref.name == "zone"
+                         else "card" if ref.name == "card" or ref.name in d.card_types else None)
+                if ref.is_list and shown is not None:
+                    shown = ("list", shown)
+            self._attribute_types[key] = shown
+        return self._attribute_types[key]
 
     def typed_parts(self, m, v, t, span, nested: bool = False, budget: _Budget | None = None) -> list:
         """Text parts of a value of static type `t`, as `str(typed(...))` writes it: a list in

@@ -295,8 +295,10 @@ class Machine:
                 [self.log.player_name(owner) if kind == "player" else self.log.card(self, owner), "'s "]
             what = name if kind == "game" else \
                 f"{self.log.player_name(owner) if kind == 'player' else self.card_label(owner)}'s {name}"
-            self.log.emit(self, "set", span, {"what": what, "value": value},
-                          whose + [f"{name} becomes ", *self.log.typed_parts(self, value, None, span)])
+            shown = self.log.attribute_type(self, kind, owner, name)    # players and cards by name
+            self.log.emit(self, "set", span,
+                          {"what": what, "value": value if shown is None else self.log.typed(self, value, shown)},
+                          whose + [f"{name} becomes ", *self.log.typed_parts(self, value, shown, span)])
         return True
 
     def roll(self, die: str, faces: list, n, span) -> list:

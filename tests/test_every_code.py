@@ -219,6 +219,8 @@ CASES: tuple[Case, ...] = (
     Case("E0018", 3, checked(HEAD + 'card "Scout": Unit in deck:\n    power = 1\n')),
     Case("E0019", 3, checked(HEAD + "zone deck: per player, shuffled\n")),
     Case("E0020", 4, checked(HEAD + "setup:\n    if x == 3:\n        stop\n")),
+    Case("E0021", 4, checked(HEAD + "card type Unit:\n    when: number\n")),
+    Case("E0022", 3, checked(HEAD + "keyword Swift():\n    \"Moves first.\"\n")),
     # --- declarations (dsl/checks/declarations.py) ---
     Case("E0101", 3, checked(HEAD + "keyword Farsight(x: nunber):\n    when round_started:\n        stop\n")),
     Case("E0102", 4, checked(HEAD + "enum Side: up, down\nenum Side: left, right\n")),

@@ -208,7 +208,12 @@ class BodyChecker:
                 self._report("E0410", f"'{e.name}' cannot be changed", e.span,
                                 "only attributes (player has / game has) and card fields can be set")
             return ANY
-        if isinstance(e, (A.Possessive, A.Your, A.FieldAccess, A.FieldOf)):
+        if isinstance(e, A.FieldOf):        # `holder of c` reads a field, of one thing or of many
+            self.typer.infer(e, sc)
+            self._report("E0410", f"'{e.name} of ...' cannot be changed", e.span,
+                         f"name the one thing whose {e.name} changes with 's: set c's {e.name} to ...")
+            return ANY
+        if isinstance(e, (A.Possessive, A.Your, A.FieldAccess)):
             t = self.typer.infer(e, sc)
             if e.name in CARD_PSEUDO_FIELDS and e.name not in self.d.player_fields:
                 self._report("E0410", f"a card's {e.name} is kept by the engine and cannot be set", e.span,
@@ -365,7 +370,7 @@ class BodyChecker:
         inner = sc.nested(s.span.line, loop_depth=sc.loop_depth + 1)
         inner.locals[s.name] = elem(t)
         if s.cond is not None:
-            self.expr(s.cond, inner, FLAG)
+            self.expr(s.cond, inner.child(named_element=(s.name, elem(t))), FLAG)
         self.block(s.body, inner)
 
     def s_RepeatStmt(self, s, sc):
