@@ -220,7 +220,10 @@ def rules(game: Game) -> dict[str, list[Part]]:
                   for name, code_id in prog.scenarios.items() if name == sc.name})
     if d.game is not None:
         spans["game"] = d.game.span
+    covered = {part.code.id for parts in out.values() for part in parts if part.code is not None}
     for code in prog.codes:         # windows, `as soon as`, scenarios, the game's main code ...
+        if code.id in covered and code.name not in spans:
+            continue
         first = next((sp for sp in code.spans if sp is not None and sp.line > 0), None)
         out.setdefault(code.name, [Part(code.name, code, spans.get(code.name, first))])
     return out
