@@ -145,3 +145,23 @@ def test_game_text_goes_through_the_terminal_sanitiser():
     assert game is not None, diags
     out = X.explain(game, "setup")
     assert "gone" in out and "\x1b" not in out and "\u202e" not in out
+
+
+def test_every_emit_of_an_instruction_passes_its_words():
+    """A static check over the compilers: an op emitted without a description fails here, even
+    when no bundled game uses the construct that emits it."""
+    import ast
+    sources = [ROOT / "interpreter" / name for name in ("compile_stmt.py", "program.py", "resolver.py")]
+    calls = 0
+    for path in sources:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "emit"):
+                continue
+            target = node.func.value
+            if isinstance(target, ast.Attribute) and target.attr == "log" or \
+                    isinstance(target, ast.Name) and target.id == "log":
+                continue                                    # the event log's emit, not an instruction
+            calls += 1
+            assert len(node.args) + len(node.keywords) == 3, \
+                f"{path.name}:{node.lineno}: an instruction emitted without its description"
+    assert calls > 40
