@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from . import ast as A
 from .registry import EVENTS
 from .source import Source
+from .types import Typing
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,14 @@ class Declarations:
     # procedure name -> one type per parameter, agreed by every call of it in the game (`any`
     # where calls disagree); set by the body checks, read by `instead of <procedure>` abilities
     param_types: dict[str, tuple] = field(default_factory=dict)
+    # What the body checks found, for the compiler and the publisher to read (never re-derive):
+    # every expression's type and what each bare name is (dsl/types.py `Typing`), and for the
+    # rulebook the type each procedure / define parameter has at every call that knows it
+    typing: Typing = field(default_factory=Typing)
+    call_types: dict[str, dict[str, object]] = field(default_factory=dict)
+    # attribute name -> the value every player / the game starts with (set by the card checks)
+    player_defaults: dict[str, object] = field(default_factory=dict)
+    game_defaults: dict[str, object] = field(default_factory=dict)
 
     def enum_members(self) -> list[str]:
         return [m for e in self.enums.values() for m in e.members]

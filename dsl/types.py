@@ -84,6 +84,11 @@ class Scope:
     # names given inside a block, by that block's line: shared by a rule's scopes, for the hint
     # when one is used after its block
     gone: dict[str, int] = field(default_factory=dict)
+    # Which compiled instance of a rule this is: ("procedure" | "define", name, argument types)
+    # inside a procedure or define (typed once per call signature, compiled once per signature),
+    # None elsewhere (every other expression belongs to one rule). The checker's recorded types
+    # are keyed by it, so the compiler finds the type an expression has in the body it compiles.
+    instance: tuple | None = None
 
     def child(self, **changes) -> "Scope":
         changes.setdefault("locals", dict(self.locals))
@@ -106,12 +111,70 @@ class Scope:
 Report = Callable[[str, str, object, str | None], None]   # (code, message, span, hint)
 
 
+def ref_type(decls, ref: A.TypeRef):
+    """The type a declaration's type name stands for (`number`, an enum, a card type, `list of
+    ...`); `any` for an unknown name (which the checker reports where it is declared)."""
+    base = BASIC.get(ref.name)
+    if base is None:
+        base = ("enum", ref.name) if ref.name in decls.enums else CARD if ref.name in decls.card_types else ANY
+    return list_of(base) if ref.is_list else base
+
+
+@dataclass
+class Typing:
+    """The checker's record of every expression it typed: its type, and for a bare name what it
+    resolves to (local, param, it, it_field, this_field, game_attr, zone, member, enum). Keyed
+    by (Scope.instance, id(node)): AST nodes live as long as the Game, and a procedure's or a
+    define's body has one type per call signature. The compiler and the publisher read this;
+    neither types an expression again."""
+
+    types: dict = field(default_factory=dict)
+    kinds: dict = field(default_factory=dict)
+
+    def type_of(self, e, instance=None):
+        try:
+            return self.types[(instance, id(e))]
+        except KeyError:
+            raise LookupError(f"the checker recorded no type for {type(e).__name__} at {e.span} "
+                              f"(in {instance or 'its rule'})") from None
+
+    def kind_of(self, e, instance=None) -> str | None:
+        """What the bare name `e` resolves to (None only for a name the checker reported)."""
+        self.type_of(e, instance)               # a name never typed is a gap in the checker
+        return self.kinds.get((instance, id(e)))
+
+    def merged(self, e):
+        """The one type `e` has in every instance it was typed in (ignoring 'a value'), else
+        'a value': what the rulebook says of an expression of a procedure that is called
+        with a player from one place and a card from another."""
+        known = {t for t in self._by_node(self.types).get(id(e), ()) if t != ANY}
+        return next(iter(known)) if len(known) == 1 else ANY
+
+    def kind_merged(self, e) -> str | None:
+        """What the bare name `e` is wherever it was typed, when that is one thing."""
+        kinds = {k for k in self._by_node(self.kinds).get(id(e), ()) if k is not None}
+        return next(iter(kinds)) if len(kinds) == 1 else None
+
+    def _by_node(self, table: dict) -> dict:
+        """node id -> the set of values `table` holds for it in any instance (built once the
+        checker is done; rebuilt if the table grew)."""
+        caches = self.__dict__.setdefault("_nodes", {})
+        size, index = caches.get(id(table), (-1, None))
+        if size != len(table):
+            index = {}
+            for (_inst, key), value in table.items():
+                index.setdefault(key, set()).add(value)
+            caches[id(table)] = (len(table), index)
+        return index
+
+
 class Typer:
     """Infers expression types against a game's declarations, reporting problems through `report`."""
 
-    def __init__(self, decls, report: Report):
+    def __init__(self, decls, report: Report, typing: Typing | None = None):
         self.d = decls          # dsl.model.Declarations
         self.report = report
+        self.typing = typing if typing is not None else Typing()     # what every expression is
         self._define_stack: list[str] = []
         self.calls: list[tuple[str, tuple]] = []     # (define name, argument types) seen at call sites
         # What a procedure or define needs from where it is called: (need, rule) -> (word, span)
@@ -126,19 +189,11 @@ class Typer:
         return self.type_of_ref(fd.type)
 
     def type_of_ref(self, ref: A.TypeRef, report: bool = True):
-        base = BASIC.get(ref.name)
-        if base is None:
-            if ref.name in self.d.enums:
-                base = ("enum", ref.name)
-            elif ref.name in self.d.card_types:
-                base = CARD
-            else:
-                if report:
-                    known = list(BASIC) + list(self.d.enums) + list(self.d.card_types)
-                    self.report("E0101", f"unknown type '{ref.name}'", ref.span,
-                                suggest(ref.name, known) or "a type is number, flag, text, player, card, zone, an enum or a card type")
-                base = ANY
-        return list_of(base) if ref.is_list else base
+        if report and ref.name not in BASIC and ref.name not in self.d.enums and ref.name not in self.d.card_types:
+            known = list(BASIC) + list(self.d.enums) + list(self.d.card_types)
+            self.report("E0101", f"unknown type '{ref.name}'", ref.span,
+                        suggest(ref.name, known) or "a type is number, flag, text, player, card, zone, an enum or a card type")
+        return ref_type(self.d, ref)
 
     def card_field(self, name: str, card_type: str | None):
         """The type of field `name` on a card (of `card_type` when known), or None."""
@@ -161,8 +216,15 @@ class Typer:
 
     # ------------------------------------------------------------------ expressions
     def infer(self, e, sc: Scope):
-        meth = getattr(self, "t_" + type(e).__name__)
-        return meth(e, sc)
+        t = getattr(self, "t_" + type(e).__name__)(e, sc)
+        self.typing.types[(sc.instance, id(e))] = t
+        return t
+
+    def name_kind(self, e: A.Name, sc: Scope):
+        """resolve_name for the node `e`, recorded for the compiler: (kind, type)."""
+        kind, t = self.resolve_name(e.name, sc)
+        self.typing.kinds[(sc.instance, id(e))] = kind
+        return kind, t
 
     def t_Num(self, e, sc):
         return NUMBER
@@ -177,7 +239,7 @@ class Typer:
         return NONE
 
     def t_Name(self, e, sc):
-        kind, t = self.resolve_name(e.name, sc)
+        kind, t = self.name_kind(e, sc)
         if kind is None:
             known = (list(sc.locals) + list(sc.event_params) + list(self.d.game_fields)
                      + [z for z, zd in self.d.zones.items() if not zd.per_player] + self.d.enum_members()
@@ -257,7 +319,8 @@ class Typer:
             return ANY
         self._define_stack.append(e.name)
         try:
-            inner = Scope(dict(zip(d.params, arg_types)), rule=("define", e.name))
+            inner = Scope(dict(zip(d.params, arg_types)), rule=("define", e.name),
+                          instance=("define", e.name, tuple(arg_types)))
             return self.infer_quiet(d.expr, inner)
         finally:
             self._define_stack.pop()

@@ -690,7 +690,7 @@ def _version() -> str:
         from importlib.metadata import version
 
         return version("cardsmith")
-    except Exception:  # noqa: BLE001 - not installed: running from a checkout
+    except ImportError:  # PackageNotFoundError: not installed, running from a checkout
         return "0+unknown"
 
 

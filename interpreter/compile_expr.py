@@ -3,8 +3,8 @@
 `m` is the running Machine (its state is plain data), `env` the frame's local names.
 Runtime values: players and cards are ints (seat, card id), zones are keys like "deck:0"
 or "box", enum members and texts are strings, flags bools, lists Python lists, `none` None.
-Types come from dsl/types.py, so `x.faction` knows at compile time whether x is a card or a
-player. Each `x_<Node>` method names the AST node (and so the grammar rule) it handles.
+Types are the checker's (`Declarations.typing`, recorded per rule instance by the body checks),
+so `x.faction` knows at compile time whether x is a card or a player; nothing here infers one. Each `x_<Node>` method names the AST node (and so the grammar rule) it handles.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import operator
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.bounds import MAX_COLLECTION, MAX_RUNTIME_NUMBER
 from cardsmith.dsl.registry import BUILTIN_FUNCTIONS, EXPRESSION, dispatch
-from cardsmith.dsl.types import ANY, CARD, PLAYER, ZONE, Scope, Typer, is_list, list_of
+from cardsmith.dsl.types import ANY, CARD, PLAYER, ZONE, Scope, is_list, list_of
 
 from .errors import RuleError
 
@@ -90,11 +90,16 @@ class ExprCompiler:
     def __init__(self, program):
         self.p = program
         self.d = program.game.decls
-        self.typer = Typer(self.d, lambda *a: None)
+        self.typing = self.d.typing     # the checker's types and names: read here, never inferred again
         self._defines: dict = {}
 
     def type_of(self, e, sc: Scope):
-        return self.typer.infer(e, sc)
+        """The type the checker recorded for `e` in the rule instance `sc` compiles."""
+        return self.typing.type_of(e, sc.instance)
+
+    def kind_of(self, e: A.Name, sc: Scope):
+        """What the bare name `e` resolves to there (a local, a parameter, a field, a zone, ...)."""
+        return self.typing.kind_of(e, sc.instance)
 
     def compile(self, e, sc: Scope):
         return _COMPILE[type(e)](self, e, sc)
@@ -119,7 +124,7 @@ class ExprCompiler:
     def env_key(self, e, sc: Scope):
         """The env key `e` reads when it is a local, a parameter, `it`, `this` or `you`; else None."""
         if isinstance(e, A.Name):
-            kind, _t = self.typer.resolve_name(e.name, sc)
+            kind = self.kind_of(e, sc)
             return e.name if kind in ("local", "param") else "$it" if kind == "it" else None
         if isinstance(e, A.This):
             return "$this"
@@ -133,7 +138,7 @@ class ExprCompiler:
             return (e.value,)
         if isinstance(e, A.Nothing):
             return (None,)
-        if isinstance(e, A.Name) and self.typer.resolve_name(e.name, sc)[0] in ("member", "zone"):
+        if isinstance(e, A.Name) and self.kind_of(e, sc) in ("member", "zone"):
             return (e.name,)
         return ()
 
@@ -154,7 +159,7 @@ class ExprCompiler:
         return lambda m, env: None
 
     def x_Name(self, e, sc):
-        kind, _t = self.typer.resolve_name(e.name, sc)
+        kind = self.kind_of(e, sc)
         n = e.name
         if kind in ("local", "param"):
             return lambda m, env: env[n]
@@ -268,7 +273,7 @@ class ExprCompiler:
         if body is None:
             cell: list = []
             self._defines[key] = lambda m, env: cell[0](m, env)   # recursion resolves at run time
-            inner = Scope(dict(zip(d.params, types)))
+            inner = Scope(dict(zip(d.params, types)), instance=("define", e.name, types))
             cell.append(self.compile(d.expr, inner))
             body = self._defines[key] = cell[0]
         params = d.params
@@ -359,8 +364,9 @@ class ExprCompiler:
     def local_zone(self, e, sc):
         """(zone keys by seat, env key of the player) for `p's deck` or `your discard`, else None."""
         if isinstance(e, (A.Possessive, A.Your)) and e.name in self.d.zones:
-            owner = e.owner if isinstance(e, A.Possessive) else A.You(span=e.span)
-            key = self.env_key(owner, sc) if self.type_of(owner, sc) == PLAYER else None
+            if isinstance(e, A.Your):       # the zone of `you`, a player
+                return self.p.zone_keys[e.name], "$you"
+            key = self.env_key(e.owner, sc) if self.type_of(e.owner, sc) == PLAYER else None
             if key is not None:
                 return self.p.zone_keys[e.name], key
         return None

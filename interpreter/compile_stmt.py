@@ -133,7 +133,7 @@ class StmtCompiler:
         """(getter, setter(m, env, value), bounds) for an assignable target."""
         sc = ctx.sc
         if isinstance(target, A.Name):
-            kind, _t = self.x.typer.resolve_name(target.name, sc)
+            kind = self.x.kind_of(target, sc)
             n = target.name
             if kind == "game_attr":
                 fd = self.d.game_fields[n]

@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
-from cardsmith.dsl.checks.cards import literal
-from cardsmith.dsl.diagnostics import CardsmithError, Diagnostic, DiagnosticSink
+from cardsmith.dsl.diagnostics import CardsmithError, Diagnostic
 from cardsmith.dsl.model import Game
 
 from . import rng as R
@@ -31,17 +30,6 @@ class Decision(NamedTuple):
     rule: str            # file:line:col of the rule asking
 
 
-def _defaults(fields: dict, decls) -> dict:
-    sink = DiagnosticSink()
-    out = {}
-    for name, fd in fields.items():
-        if fd.default is not None:
-            out[name] = literal(fd.default, fd, decls, sink, name)
-        else:
-            out[name] = {"number": fd.at_least or 0, "flag": False, "text": ""}.get(fd.type.name)
-    return out
-
-
 def initial_state(game: Game, n: int, seed: int) -> GameState:
     d = game.decls
     prog = program_for(game)
@@ -55,11 +43,10 @@ def initial_state(game: Game, n: int, seed: int) -> GameState:
         card_zone.append(c.zone)
         face_up.append(d.zones[c.zone].visibility == "public")
         cards.append({"name": c.name, "type": c.type_name, **c.values})
-    player_defaults = _defaults(d.player_fields, d)
     return GameState(
         zones=zones, card_zone=card_zone, face_up=face_up, cards=cards, owner=[None] * len(cards),
-        players=[dict(player_defaults) for _ in range(n)], out=[False] * n,
-        game=_defaults(d.game_fields, d), frames=[], pending=None, result=None,
+        players=[dict(d.player_defaults) for _ in range(n)], out=[False] * n,     # as the checker computed them
+        game=dict(d.game_defaults), frames=[], pending=None, result=None,
         rng=R.seed_state(seed), steps=0, round=0, active=None, checks=[False] * len(d.end_checks),
         event_n=0, step_path=[], script={}, failures=[], stack=[], used={}, windows=0, turns=0, stack_n=0,
         skips=[])

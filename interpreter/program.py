@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.model import BUILTIN_EVENTS, Game
-from cardsmith.dsl.types import ANY, CARD, PLAYER, Scope
+from cardsmith.dsl.types import ANY, CARD, PLAYER, Scope, ref_type
 
 from .compile_expr import ExprCompiler, zone_keys
 from .compile_stmt import Code, Ctx, StmtCompiler
@@ -130,7 +130,7 @@ class Program:
             proc = self.decls.procedures[name]
             code = self.new_code(f"procedure {name}")
             self._proc_codes[key] = code.id
-            sc = Scope(dict(zip(proc.params, arg_types)))
+            sc = Scope(dict(zip(proc.params, arg_types)), instance=("procedure", name, arg_types))
             self.stmts.block(proc.body, Ctx(code, sc))
         return self._proc_codes[key]
 
@@ -150,7 +150,7 @@ class Program:
         kw = self.keyword_of.get(id(ab))
         if kw is None:
             return Scope(this_type=type_name, in_ability=True)
-        return Scope({p.name: self.exprs.typer.type_of_ref(p.type, report=False) for p in kw.params},
+        return Scope({p.name: ref_type(self.decls, p.type) for p in kw.params},
                      in_ability=True)
 
     def blank_of(self, type_name: str):
@@ -245,7 +245,7 @@ class Program:
     def _event_params(self, event: str) -> dict:
         d = self.decls
         if event in d.events:
-            return {p.name: self.exprs.typer.type_of_ref(p.type, report=False) for p in d.events[event].params}
+            return {p.name: ref_type(self.decls, p.type) for p in d.events[event].params}
         return dict(BUILTIN_EVENTS.get(event, ()))
 
     def _order_keys(self):

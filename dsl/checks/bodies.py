@@ -34,7 +34,7 @@ class BodyChecker:
         self.d = d
         self.sink = sink
         self.seen: set = set()
-        self.typer = Typer(d, self._report)
+        self.typer = Typer(d, self._report, d.typing)     # records every expression's type in the model
         self.proc_calls: list[tuple[str, tuple]] = []
         self.call_spans: dict[tuple, object] = {}        # (procedure, argument types) -> first call's span
         self.replacements: list[tuple] = []             # `instead of <procedure>`: checked once types settle
@@ -59,10 +59,12 @@ class BodyChecker:
                 done.add((name, types))
                 if name in self.d.procedures:
                     proc = self.d.procedures[name]
-                    self.block(proc.body, Scope(dict(zip(proc.params, types)), rule=("procedure", name)))
+                    self.block(proc.body, Scope(dict(zip(proc.params, types)), rule=("procedure", name),
+                                                instance=("procedure", name, types)))
                 elif name in self.d.defines:
                     de = self.d.defines[name]
-                    self.typer.infer(de.expr, Scope(dict(zip(de.params, types)), rule=("define", name)))
+                    self.typer.infer(de.expr, Scope(dict(zip(de.params, types)), rule=("define", name),
+                                                    instance=("define", name, types)))
 
     # ------------------------------------------------------------------ procedure signatures
     def settle_param_types(self) -> None:
@@ -107,6 +109,25 @@ class BodyChecker:
                 self._report("E0408", f"'instead of {ab.event}' cannot know what '{param}' is: {ab.event} is called "
                              f"with {show(t1)} at line {s1.line} and with {show(t2)} at line {s2.line}", ab.span,
                              f"give each kind its own procedure, e.g. {ab.event}_player and {ab.event}_card")
+
+    def agreed_call_types(self) -> dict[str, dict[str, object]]:
+        """procedure / define -> {parameter: the one type every call that knows it gives it};
+        the rulebook says "the player" for such a parameter (`procedure capture(w)` called with
+        players only). A parameter some calls give none and others a player has no entry."""
+        seen: dict[str, dict[str, set]] = {}
+        for name, types in self.proc_calls + self.typer.calls:
+            decl = self.d.procedures.get(name) or self.d.defines.get(name)
+            if decl is None:
+                continue
+            for p, t in zip(decl.params, types):
+                seen.setdefault(name, {}).setdefault(p, set()).add(t)
+        out: dict[str, dict[str, object]] = {}
+        for name, params in seen.items():
+            for p, found in params.items():
+                known = {t for t in found if t != ANY}
+                if len(known) == 1:
+                    out.setdefault(name, {})[p] = known.pop()
+        return out
 
     # ------------------------------------------------------------------ what procedures need of their callers
     def check_needs(self) -> None:
@@ -198,7 +219,7 @@ class BodyChecker:
         if isinstance(e, A.Name):
             kind, t = self.typer.resolve_name(e.name, sc)
             if kind in ("game_attr", "this_field", "it_field"):
-                return t
+                return self.typer.infer(e, sc)          # recorded: the compiler reads what it is
             if kind == "local":
                 self._report("E0410", f"'{e.name}' is a name given with 'let'; give it a new value with 'let'",
                                 e.span, f"write: let {e.name} be ...")
@@ -464,9 +485,11 @@ def _concrete(t) -> bool:
 def bodies(d: Declarations, sink: DiagnosticSink) -> None:
     bc = BodyChecker(d, sink)
     for name, de in d.defines.items():
-        bc.expr(de.expr, Scope({p: ANY for p in de.params}, rule=("define", name)))
+        bc.expr(de.expr, Scope({p: ANY for p in de.params}, rule=("define", name),
+                               instance=("define", name, (ANY,) * len(de.params))))
     for name, pr in d.procedures.items():
-        bc.block(pr.body, Scope({p: ANY for p in pr.params}, rule=("procedure", name)))
+        bc.block(pr.body, Scope({p: ANY for p in pr.params}, rule=("procedure", name),
+                                instance=("procedure", name, (ANY,) * len(pr.params))))
     if d.setup:
         bc.block(d.setup.body, Scope())
     for r in d.rounds:
@@ -505,6 +528,7 @@ def bodies(d: Declarations, sink: DiagnosticSink) -> None:
     bc.check_call_signatures()
     bc.settle_param_types()
     bc.check_needs()
+    d.call_types = bc.agreed_call_types()
 
 
 def scenarios(d: Declarations, bc: BodyChecker) -> None:

@@ -186,4 +186,7 @@ def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
             continue
         out.append(CardDef(len(out), cd.name, ct.name, cd.zone, values, ct.abilities + cd.abilities, cd.span,
                            type_bound[ct.name] + _bound(cd.abilities, cd.keywords, d, sink)))
+    # What each player and the game start with: checked and computed here, once; the engine reads them
+    d.player_defaults = {name: _default(fd, d, sink) for name, fd in d.player_fields.items()}
+    d.game_defaults = {name: _default(fd, d, sink) for name, fd in d.game_fields.items()}
     return out

@@ -21,7 +21,7 @@ from __future__ import annotations
 from .. import ast as A
 from ..model import BUILTIN_EVENTS
 from ..registry import EVENTS
-from ..types import CARD, PLAYER, elem
+from ..types import CARD, PLAYER, elem, ref_type
 from .phrases import OPS, be, cond, poss, relative
 from .words import (DESCRIBERS, EM_CLOSE, EM_OPEN, Ctx, Line, Ref, article, cap, clean, describe,
                     describe_block, describer, end, flatten, human, join_and, make_ctx, np,
@@ -344,7 +344,7 @@ def ability_ctx(ctx: Ctx, this_type: str | None, event: str | None = None) -> Ct
     c.scope.in_ability = True
     if event is not None:
         if event in ctx.decls.events:
-            params = {p.name: ctx.typer.type_of_ref(p.type, report=False) for p in ctx.decls.events[event].params}
+            params = {p.name: ref_type(ctx.decls, p.type) for p in ctx.decls.events[event].params}
         else:
             params = dict(BUILTIN_EVENTS.get(event, ()))
         c.scope.event_params = params

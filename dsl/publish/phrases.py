@@ -35,7 +35,7 @@ def poss(e, ctx: Ctx) -> str:
     if isinstance(e, A.You):
         return ctx.you.poss
     if isinstance(e, A.Name):
-        kind = ctx.kind_of(e.name)
+        kind = ctx.kind_of(e)
         if kind == "it":
             return ctx.refs.get("it", Ref("it", "its")).poss
         if kind == "local" and e.name in ctx.refs:
@@ -101,7 +101,7 @@ def _attr_of(e, subj: str, ctx: Ctx) -> str | None:
         return human(e.name)
     if isinstance(e, A.FieldOf) and _is_subj(e.obj, subj):
         return human(e.name)
-    if isinstance(e, A.Name) and subj == "it" and ctx.kind_of(e.name) == "it_field":
+    if isinstance(e, A.Name) and subj == "it" and ctx.kind_of(e) == "it_field":
         return human(e.name)
     return None
 
@@ -242,7 +242,7 @@ def describe_Nothing(e: A.Nothing, ctx: Ctx) -> str:
 
 @describer
 def describe_Name(e: A.Name, ctx: Ctx) -> str:
-    kind = ctx.kind_of(e.name)
+    kind = ctx.kind_of(e)
     if kind == "local":
         return ctx.refs.get(e.name, Ref(var(e.name), "")).noun
     if kind == "it":

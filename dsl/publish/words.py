@@ -1,5 +1,5 @@
 """The words of the rulebook: the output (`Line`), how names are said (`Ref`), where a rule is
-described (`Ctx`, with the static types of dsl/types.py), and the registry of describers that
+described (`Ctx`, reading the types the checker recorded in the model), and the registry of describers that
 english.py (statements, abilities) and phrases.py (expressions) fill.
 
 Names the rules give (parameters, `let`, `chooses`, `for each`) are wrapped in the markers
@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from ..diagnostics import DiagnosticSink
 from ..model import Declarations
-from ..types import ANY, PLAYER, Scope, Typer
+from ..types import ANY, PLAYER, Scope
 
 EM_OPEN, EM_CLOSE = "\x0e", "\x0f"
 
@@ -113,16 +112,12 @@ def flatten(lines, sep: str = " ") -> str:
 # ================================================================ context
 
 
-def _quiet(*_args) -> None:
-    return None
-
-
 @dataclass
 class Ctx:
-    """Where a rule is described: the game's declarations, the static scope (for types), how
-    each name is said, and the cross references of the book (steps and procedures)."""
+    """Where a rule is described: the game's declarations (with the types the checker found),
+    the scope (this card's type, `it`, the names bound so far), how each name is said, and the
+    cross references of the book (steps and procedures)."""
     decls: Declarations
-    typer: Typer
     scope: Scope = field(default_factory=Scope)
     refs: dict = field(default_factory=dict)                # name -> Ref
     you: Ref = field(default_factory=lambda: Ref("you", "your"))
@@ -139,16 +134,13 @@ class Ctx:
         return c
 
     def type_of(self, e):
-        try:
-            return self.typer.infer_quiet(e, self.scope)
-        except Exception:       # noqa: BLE001 - a describer never fails on a half-checked file
-            return ANY
+        """`e`'s type as the checker recorded it: one type wherever its rule runs (a procedure
+        called with a player from one place and a card from another: 'a value')."""
+        return self.decls.typing.merged(e)
 
-    def kind_of(self, name: str) -> str | None:
-        try:
-            return self.typer.resolve_name(name, self.scope)[0]
-        except Exception:       # noqa: BLE001
-            return None
+    def kind_of(self, e: "A.Name") -> str | None:
+        """What the bare name `e` is (a local, a parameter, a field, ...), as the checker resolved it."""
+        return self.decls.typing.kind_merged(e)
 
     def bind(self, name: str, t, ref: Ref | None = None) -> None:
         self.scope.locals[name] = t
@@ -161,7 +153,7 @@ class Ctx:
 
 def make_ctx(decls: Declarations | None = None, **changes) -> Ctx:
     d = decls or Declarations()
-    ctx = Ctx(d, Typer(d, _quiet))
+    ctx = Ctx(d)
     for k, v in changes.items():
         setattr(ctx, k, v)
     return ctx
@@ -169,41 +161,9 @@ def make_ctx(decls: Declarations | None = None, **changes) -> Ctx:
 
 def param_types(decls: Declarations) -> dict[str, dict[str, object]]:
     """The type of each procedure's and define's parameters, where every call site agrees
-    (`procedure capture(w)` called with players only: w is a player)."""
-    from ..checks.bodies import BodyChecker
-
-    bc = BodyChecker(decls, DiagnosticSink())
-    try:
-        for pr in decls.procedures.values():
-            bc.block(pr.body, Scope({p: ANY for p in pr.params}))
-        for de in decls.defines.values():
-            bc.expr(de.expr, Scope({p: ANY for p in de.params}))
-        for body in ([decls.setup.body] if decls.setup else []) + [r.body for r in decls.rounds] \
-                + [ec.body for ec in decls.end_checks]:
-            bc.block(body, Scope())
-        for ct in decls.card_types.values():
-            for ab in ct.abilities:
-                bc.ability(ab, ct.name, Scope())
-        for cd in decls.cards:
-            for ab in cd.abilities:
-                bc.ability(ab, cd.type_name if cd.type_name in decls.card_types else None, Scope())
-        bc.check_call_signatures()
-    except Exception:           # noqa: BLE001 - types only improve the wording
-        pass
-    seen: dict[str, dict[str, set]] = {}
-    for name, types in bc.proc_calls + bc.typer.calls:
-        decl = decls.procedures.get(name) or decls.defines.get(name)
-        if decl is None:
-            continue
-        for p, t in zip(decl.params, types):
-            seen.setdefault(name, {}).setdefault(p, set()).add(t)
-    out: dict[str, dict[str, object]] = {}
-    for name, params in seen.items():
-        for p, found in params.items():
-            known = {t for t in found if t != ANY}
-            if len(known) == 1:
-                out.setdefault(name, {})[p] = known.pop()
-    return out
+    (`procedure capture(w)` called with players only: w is a player), as the body checks
+    found it (`Declarations.call_types`)."""
+    return decls.call_types
 
 
 def params_ctx(ctx: Ctx, owner: str, params) -> Ctx:
