@@ -1,13 +1,16 @@
 """One entry per construct of the language, naming every handler it needs.
 
-A construct is an AST statement or expression class (dsl/ast.py), a built-in function
+A construct is an AST statement, expression or ability class (dsl/ast.py), a built-in function
 (`count(...)`, `clockwise_from(...)`) or a built-in event (`moved`, `step_started`, ...).
 Which handlers a construct needs depends on its kind:
 
     kind           handlers it needs
-    expression     type (Typer.t_X), compile (ExprCompiler.x_X), english (DESCRIBERS["X"])
+    expression     type (Typer.t_X), compile (ExprCompiler.x_X), english (DESCRIBERS["X"]),
+                   listing (explain.WRITERS["X"]: the operand as written, for `cardsmith explain`)
     statement      check (BodyChecker.s_X), compile (StmtCompiler.s_X), english (DESCRIBERS["X"]),
                    diagram (diagrams.WALKERS["X"])
+    ability        english (DESCRIBERS["X"]); an ability is checked and compiled with the card
+                   or declaration that holds it, not by a handler per class
     function       takes / gives (its type rule, data here), compile (ExprCompiler.<compile>),
                    english (phrases.<english>)
     event          params with types, when / would (its English, data here), announcer (the
@@ -22,8 +25,9 @@ The handlers stay where the pipeline puts them (typer, checker, compiler, publis
 found here by name: `HANDLERS` says, per handler kind, which module and which class or table
 holds them and how a handler is named there. The registry never imports the interpreter at
 import time: a handler is looked up when it is asked for (`handler`, `dispatch`), so dsl/ stays
-below interpreter/. `missing()` walks every entry; tests/test_registry.py asserts it is empty,
-so a construct added without one of its handlers fails the suite, not a game.
+below interpreter/. `missing()` walks every entry and `strays()` every table; the one test,
+tests/test_registry.py, asserts both are empty, so a construct added without one of its
+handlers, or a handler left behind by a construct taken away, fails the suite, not a game.
 """
 from __future__ import annotations
 
@@ -33,7 +37,7 @@ from typing import Callable, get_args
 
 from . import ast as A
 
-EXPRESSION, STATEMENT, FUNCTION, EVENT = "expression", "statement", "function", "event"
+EXPRESSION, STATEMENT, ABILITY, FUNCTION, EVENT = "expression", "statement", "ability", "function", "event"
 
 
 # ================================================================ where handlers live
@@ -43,8 +47,8 @@ EXPRESSION, STATEMENT, FUNCTION, EVENT = "expression", "statement", "function", 
 class HandlerKind:
     """Handlers of one kind for one kind of construct: `host` in `module`, named `prefix + key`
     (a class's method) or keyed by the construct's name (a dict)."""
-    name: str               # "type", "check", "compile", "english", "diagram"
-    construct: str          # EXPRESSION | STATEMENT | FUNCTION
+    name: str               # "type", "check", "compile", "english", "diagram", "listing"
+    construct: str          # EXPRESSION | STATEMENT | ABILITY | FUNCTION
     module: str
     host: str
     prefix: str = ""
@@ -66,10 +70,12 @@ HANDLERS: tuple[HandlerKind, ...] = (
     HandlerKind("type", EXPRESSION, f"{_PKG}.dsl.types", "Typer", "t_"),
     HandlerKind("compile", EXPRESSION, f"{_PKG}.interpreter.compile_expr", "ExprCompiler", "x_"),
     HandlerKind("english", EXPRESSION, f"{_PKG}.dsl.publish.english", "DESCRIBERS"),
+    HandlerKind("listing", EXPRESSION, f"{_PKG}.interpreter.explain", "WRITERS"),
     HandlerKind("check", STATEMENT, f"{_PKG}.dsl.checks.bodies", "BodyChecker", "s_"),
     HandlerKind("compile", STATEMENT, f"{_PKG}.interpreter.compile_stmt", "StmtCompiler", "s_"),
     HandlerKind("english", STATEMENT, f"{_PKG}.dsl.publish.english", "DESCRIBERS"),
     HandlerKind("diagram", STATEMENT, f"{_PKG}.dsl.publish.diagrams", "WALKERS"),
+    HandlerKind("english", ABILITY, f"{_PKG}.dsl.publish.english", "DESCRIBERS"),
     # a built-in function's handlers are named by its entry (BuiltinFunction.compile / .english)
     HandlerKind("compile", FUNCTION, f"{_PKG}.interpreter.compile_expr", "ExprCompiler"),
     HandlerKind("english", FUNCTION, f"{_PKG}.dsl.publish.phrases", "SAYINGS"),
@@ -88,9 +94,9 @@ def handler_kind(name: str, construct: str) -> HandlerKind:
 
 @dataclass(frozen=True)
 class Construct:
-    """A statement or expression class of dsl/ast.py and the handler kinds it needs."""
+    """A statement, expression or ability class of dsl/ast.py and the handler kinds it needs."""
     cls: type
-    kind: str               # EXPRESSION | STATEMENT
+    kind: str               # EXPRESSION | STATEMENT | ABILITY
 
     @property
     def name(self) -> str:
@@ -107,6 +113,7 @@ class Construct:
 CONSTRUCTS: dict[type, Construct] = {
     **{cls: Construct(cls, EXPRESSION) for cls in get_args(A.Expr)},
     **{cls: Construct(cls, STATEMENT) for cls in get_args(A.Stmt)},
+    **{cls: Construct(cls, ABILITY) for cls in get_args(A.Ability)},
 }
 
 
@@ -273,4 +280,36 @@ def missing(constructs=None, functions=None, events=None, hosts=None) -> list[tu
             gaps.append((ev.name, "would"))
         if announcer(ev) is None:
             gaps.append((ev.name, "announcer"))
+    return gaps
+
+
+def strays(constructs=None, functions=None, hosts=None) -> list[tuple[str, str]]:
+    """Every (handler kind, key) that a table or class holds and no construct claims: a handler
+    left behind when its construct was renamed or taken away. Handler kinds that share a host
+    (DESCRIBERS: expressions, statements and abilities) are checked together; a class is read
+    only by its handler kinds' prefixes (ExprCompiler's x_, not its helpers). `hosts` as in
+    `missing`."""
+    constructs = CONSTRUCTS if constructs is None else constructs
+    functions = BUILTIN_FUNCTIONS if functions is None else functions
+    hosts = hosts or {}
+    groups: dict[tuple[str, str], list[HandlerKind]] = {}
+    for hk in HANDLERS:
+        groups.setdefault((hk.module, hk.host), []).append(hk)
+    gaps: list[tuple[str, str]] = []
+    for kinds in groups.values():
+        given = [hosts[(hk.name, hk.construct)] for hk in kinds if (hk.name, hk.construct) in hosts]
+        h = given[0] if given else kinds[0].host_object()
+        claims: dict[str, str] = {}         # key -> the handler kind that claims it
+        for hk in kinds:
+            if hk.construct == FUNCTION:
+                names = [getattr(f, hk.name) for f in functions.values()]
+            else:
+                names = [c.name for c in constructs.values() if c.kind == hk.construct]
+            claims.update({hk.prefix + n: hk.name for n in names})
+        if isinstance(h, dict):
+            held = list(h)
+        else:
+            prefixes = tuple(hk.prefix for hk in kinds if hk.prefix)
+            held = [a for a in vars(h) if prefixes and a.startswith(prefixes)]
+        gaps += [(kinds[0].name, key) for key in held if key not in claims]
     return gaps

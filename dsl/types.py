@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from . import ast as A
-from .registry import BUILTIN_FUNCTIONS, BuiltinFunction
+from .registry import BUILTIN_FUNCTIONS, EXPRESSION, BuiltinFunction, dispatch
 
 NUMBER, FLAG, TEXT, PLAYER, CARD, ZONE, NONE, ANY = (
     "number", "flag", "text", "player", "card", "zone", "none", "any")
@@ -216,7 +216,7 @@ class Typer:
 
     # ------------------------------------------------------------------ expressions
     def infer(self, e, sc: Scope):
-        t = getattr(self, "t_" + type(e).__name__)(e, sc)
+        t = _TYPE[type(e)](self, e, sc)
         self.typing.types[(sc.instance, id(e))] = t
         return t
 
@@ -585,6 +585,10 @@ class Typer:
     def none_here(self, e, t) -> None:
         self.report("E0414", f"none is not {show(t)}: this needs {show(t)} that is there", e.span,
                     NONE_HINT.get(t if not is_list(t) else "list", NONE_HINT["list"]))
+
+
+# One type rule per expression class, read from the registry (dsl/registry.py) once
+_TYPE = dispatch("type", EXPRESSION, Typer)
 
 
 # What a built-in function gives (BuiltinFunction.gives), from the type of its argument

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.model import Game
+from cardsmith.dsl.registry import EXPRESSION, dispatch
 from cardsmith.dsl.terminal import for_terminal
 from cardsmith.dsl.types import suggest
 
@@ -77,49 +78,52 @@ def _where(cond) -> str:
     return f" where {written(cond)}" if cond is not None else ""
 
 
+# One writer per expression class, keyed by its name: a handler kind of the registry ("listing",
+# dsl/registry.py), so tests/test_registry.py names an expression class without one.
 WRITERS = {
-    A.Num: lambda e: str(e.value),
-    A.Text: lambda e: f'"{e.value}"',
-    A.Bool: lambda e: "yes" if e.value else "no",
-    A.Nothing: lambda e: "none",
-    A.Name: lambda e: e.name,
-    A.Call: lambda e: f"{e.name}({', '.join(written(a) for a in e.args)})",
-    A.FieldAccess: lambda e: f"{_w(e.obj, True)}.{e.name}",
-    A.Possessive: lambda e: f"{_w(e.owner, True)}'s {e.name}",
-    A.Your: lambda e: f"your {e.name}",
-    A.FieldOf: lambda e: f"{e.name} of {_w(e.obj, True)}",
-    A.CardsIn: lambda e: f"cards in {_w(e.zone, True)}",
-    A.EveryZone: lambda e: f"every {e.name}",
-    A.TopCard: lambda e: f"{e.place} card of {_w(e.zone, True)}",
-    A.TopCards: lambda e: f"{e.place} {_w(e.count, True)} cards of {_w(e.zone, True)}",
-    A.ActivePlayer: lambda e: "the active player",
-    A.This: lambda e: "this",
-    A.You: lambda e: "you",
-    A.SeatPlayer: lambda e: f"seat {e.seat}",
-    A.WinnersExpr: lambda e: "the winners",
-    A.StackExpr: lambda e: "the stack",
-    A.PlayersExpr: lambda e: "players",
-    A.AllPlayers: lambda e: "all players",
-    A.Opponents: lambda e: "opponents",
-    A.ListExpr: lambda e: f"[{', '.join(written(i) for i in e.items)}]",
-    A.WhereExpr: lambda e: f"{_w(e.coll, True)}{_where(e.cond)}",
-    A.ExprMap: lambda e: f"{_w(e.expr, True)} for each {e.name} in {_w(e.coll, True)}{_where(e.cond)}",
-    A.OrChain: lambda e: " or ".join(_w(i, True) for i in e.items),
-    A.AndChain: lambda e: " and ".join(_w(i, True) for i in e.items),
-    A.NotOp: lambda e: f"not {_w(e.operand, True)}",
-    A.Compare: lambda e: f"{_w(e.left, True)} {e.op} {_w(e.right, True)}",
-    A.IsEmpty: lambda e: f"{_w(e.operand, True)} is {'not ' if e.negated else ''}empty",
-    A.IsIn: lambda e: f"{_w(e.item, True)} is {'not ' if e.negated else ''}in {_w(e.coll, True)}",
-    A.IsA: lambda e: f"{_w(e.operand, True)} is a {e.type_name}",
-    A.Arith: lambda e: f"{_w(e.left, True)} {e.op} {_w(e.right, True)}",
-    A.Neg: lambda e: f"-{_w(e.operand, True)}",
+    "Num": lambda e: str(e.value),
+    "Text": lambda e: f'"{e.value}"',
+    "Bool": lambda e: "yes" if e.value else "no",
+    "Nothing": lambda e: "none",
+    "Name": lambda e: e.name,
+    "Call": lambda e: f"{e.name}({', '.join(written(a) for a in e.args)})",
+    "FieldAccess": lambda e: f"{_w(e.obj, True)}.{e.name}",
+    "Possessive": lambda e: f"{_w(e.owner, True)}'s {e.name}",
+    "Your": lambda e: f"your {e.name}",
+    "FieldOf": lambda e: f"{e.name} of {_w(e.obj, True)}",
+    "CardsIn": lambda e: f"cards in {_w(e.zone, True)}",
+    "EveryZone": lambda e: f"every {e.name}",
+    "TopCard": lambda e: f"{e.place} card of {_w(e.zone, True)}",
+    "TopCards": lambda e: f"{e.place} {_w(e.count, True)} cards of {_w(e.zone, True)}",
+    "ActivePlayer": lambda e: "the active player",
+    "This": lambda e: "this",
+    "You": lambda e: "you",
+    "SeatPlayer": lambda e: f"seat {e.seat}",
+    "WinnersExpr": lambda e: "the winners",
+    "StackExpr": lambda e: "the stack",
+    "PlayersExpr": lambda e: "players",
+    "AllPlayers": lambda e: "all players",
+    "Opponents": lambda e: "opponents",
+    "ListExpr": lambda e: f"[{', '.join(written(i) for i in e.items)}]",
+    "WhereExpr": lambda e: f"{_w(e.coll, True)}{_where(e.cond)}",
+    "ExprMap": lambda e: f"{_w(e.expr, True)} for each {e.name} in {_w(e.coll, True)}{_where(e.cond)}",
+    "OrChain": lambda e: " or ".join(_w(i, True) for i in e.items),
+    "AndChain": lambda e: " and ".join(_w(i, True) for i in e.items),
+    "NotOp": lambda e: f"not {_w(e.operand, True)}",
+    "Compare": lambda e: f"{_w(e.left, True)} {e.op} {_w(e.right, True)}",
+    "IsEmpty": lambda e: f"{_w(e.operand, True)} is {'not ' if e.negated else ''}empty",
+    "IsIn": lambda e: f"{_w(e.item, True)} is {'not ' if e.negated else ''}in {_w(e.coll, True)}",
+    "IsA": lambda e: f"{_w(e.operand, True)} is a {e.type_name}",
+    "Arith": lambda e: f"{_w(e.left, True)} {e.op} {_w(e.right, True)}",
+    "Neg": lambda e: f"-{_w(e.operand, True)}",
 }
+_WRITE = dispatch("listing", EXPRESSION, WRITERS)
 _COMPOUND = (A.WhereExpr, A.ExprMap, A.OrChain, A.AndChain, A.NotOp, A.Compare, A.IsEmpty, A.IsIn, A.IsA, A.Arith)
 
 
 def written(e) -> str:
     """Expression `e` as a designer would write it (one WRITERS entry per expression class)."""
-    writer = WRITERS.get(type(e))
+    writer = _WRITE.get(type(e))
     return writer(e) if writer is not None else f"<{type(e).__name__}>"
 
 

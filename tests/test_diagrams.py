@@ -1,17 +1,16 @@
-"""The phase and zone diagrams (dsl/publish/diagrams.py): every statement has a walker, the DOT of
-the test game matches its golden files, and `cardsmith diagram` draws (or says why it cannot)."""
+"""The phase and zone diagrams (dsl/publish/diagrams.py): the DOT of the test game matches its
+golden files, and `cardsmith diagram` draws (or says why it cannot). That every statement has a
+walker, and every walker its statement, is checked by tests/test_registry.py."""
 from __future__ import annotations
 
 import difflib
 import os
 import re
 import shutil
-import typing
 from pathlib import Path
 
 import pytest
 
-from cardsmith.dsl import ast as A
 from cardsmith.dsl.loader import load_game, load_text
 from cardsmith.dsl.publish import diagrams as D
 from cardsmith.interpreter.cli import main
@@ -22,17 +21,6 @@ SPACE_WAR = ROOT / "games" / "space_war_in_space.cards"
 GOLDEN = ROOT / "tests" / "golden"
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None,
                                reason="Graphviz's 'dot' is not installed (Debian package 'graphviz')")
-
-
-@pytest.mark.parametrize("cls", typing.get_args(A.Stmt), ids=lambda c: c.__name__)
-def test_every_statement_is_handled_by_the_phase_diagram_walker(cls):
-    assert cls.__name__ in D.WALKERS, (
-        f"{cls.__name__} has no phase-diagram walker: add it to WALKERS in dsl/publish/diagrams.py")
-
-
-def test_the_walkers_name_only_statements():
-    names = {c.__name__ for c in typing.get_args(A.Stmt)}
-    assert set(D.WALKERS) <= names, sorted(set(D.WALKERS) - names)
 
 
 @pytest.mark.parametrize("kind", D.KINDS)

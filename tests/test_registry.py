@@ -1,14 +1,18 @@
 """One entry per construct, proved complete (dsl/registry.py).
 
-Every statement and expression class of dsl/ast.py, every built-in function and every built-in
-event has each handler its kind needs: a construct added without its type rule, check,
-compiler, rulebook sentence or diagram walker fails here, not in a game. The tests of the test
-take a handler away and show the check names exactly that construct and handler.
+Every statement, expression and ability class of dsl/ast.py, every built-in function and every
+built-in event has each handler its kind needs: a construct added without its type rule, check,
+compiler, rulebook sentence, diagram walker or `explain` writer fails here, not in a game; and no
+table holds a handler that no construct claims. This is the one completeness test: the modules
+that hold handlers have tests of what their handlers do, not of whether they are there. The
+tests of the test take a handler away (or leave one behind) and show the check names exactly
+that construct and handler.
 """
 from __future__ import annotations
 
 import importlib
 import inspect
+import sys
 from dataclasses import replace
 from typing import get_args
 
@@ -19,11 +23,15 @@ from cardsmith.dsl import model
 from cardsmith.dsl import registry as R
 from cardsmith.dsl.publish import diagrams, english, phrases
 from cardsmith.dsl.types import Scope, Typer
-from cardsmith.interpreter import compile_expr, compile_stmt
+from cardsmith.interpreter import compile_expr, compile_stmt, explain
 
 
 def test_every_construct_has_every_handler():
     assert R.missing() == []
+
+
+def test_every_handler_has_its_construct():
+    assert R.strays() == []
 
 
 # Node classes that are parts of declarations or abilities, not statements or expressions
@@ -31,19 +39,19 @@ _PARTS = {"Activation", "CardTable", "FieldValue", "KeywordUse", "Module", "Orde
           "TypeRef"}
 
 
-def test_the_registry_lists_every_ast_statement_and_expression():
-    assert set(R.CONSTRUCTS) == set(get_args(A.Expr)) | set(get_args(A.Stmt))
-    # a new node class that is in neither union (so in no registry) is found here
-    others = set(get_args(A.Ability))
+def test_the_registry_lists_every_ast_statement_expression_and_ability():
+    assert set(R.CONSTRUCTS) == set(get_args(A.Expr)) | set(get_args(A.Stmt)) | set(get_args(A.Ability))
+    # a new node class that is in no union (so in no registry) is found here
     strays = sorted(name for name, cls in vars(A).items()
                     if isinstance(cls, type) and cls.__module__ == A.__name__ and cls not in R.CONSTRUCTS
-                    and cls not in others and not name.endswith("Decl") and name not in _PARTS)
-    assert strays == [], f"add {strays} to Expr or Stmt in dsl/ast.py (and so to the registry)"
+                    and not name.endswith("Decl") and name not in _PARTS)
+    assert strays == [], f"add {strays} to Expr, Stmt or Ability in dsl/ast.py (and so to the registry)"
 
 
 def test_each_kind_needs_its_handlers():
-    assert R.CONSTRUCTS[A.Arith].needs == ("type", "compile", "english")
+    assert R.CONSTRUCTS[A.Arith].needs == ("type", "compile", "english", "listing")
     assert R.CONSTRUCTS[A.MoveStmt].needs == ("check", "compile", "english", "diagram")
+    assert R.CONSTRUCTS[A.Triggered].needs == ("english",)
 
 
 def test_handlers_are_the_ones_the_pipeline_dispatches_to():
@@ -51,6 +59,7 @@ def test_handlers_are_the_ones_the_pipeline_dispatches_to():
     assert c.handler("type") is Typer.t_Compare
     assert c.handler("compile") is compile_expr.ExprCompiler.x_Compare
     assert c.handler("english") is phrases.describe_Compare
+    assert c.handler("listing") is explain.WRITERS["Compare"]
     s = R.CONSTRUCTS[A.IfStmt]
     assert s.handler("compile") is compile_stmt.StmtCompiler.s_IfStmt
     assert s.handler("diagram") is diagrams.walk_IfStmt
@@ -59,6 +68,15 @@ def test_handlers_are_the_ones_the_pipeline_dispatches_to():
     assert set(compile_expr._COMPILE) == set(get_args(A.Expr))
     assert compile_stmt._COMPILE == R.dispatch("compile", R.STATEMENT, compile_stmt.StmtCompiler)
     assert set(compile_stmt._COMPILE) == set(get_args(A.Stmt))
+    # and so do the typer, the statement checker and `explain`'s writer of operands
+    types = sys.modules[Typer.__module__]
+    bodies = importlib.import_module("cardsmith.dsl.checks.bodies")
+    assert types._TYPE == R.dispatch("type", R.EXPRESSION, Typer)
+    assert set(types._TYPE) == set(get_args(A.Expr))
+    assert bodies._CHECK == R.dispatch("check", R.STATEMENT, bodies.BodyChecker)
+    assert set(bodies._CHECK) == set(get_args(A.Stmt))
+    assert explain._WRITE == R.dispatch("listing", R.EXPRESSION, explain.WRITERS)
+    assert set(explain._WRITE) == set(get_args(A.Expr))
 
 
 # ---------------------------------------------------------------- the test of the test
@@ -80,12 +98,35 @@ def test_a_missing_type_rule_is_named(monkeypatch):
     assert R.missing() == [("IsA", "type")]
 
 
+def _english(describers) -> dict:
+    return {("english", kind): describers for kind in (R.EXPRESSION, R.STATEMENT, R.ABILITY)}
+
+
 def test_a_missing_sentence_and_walker_are_named():
-    describers = {k: v for k, v in english.DESCRIBERS.items() if k != "SayStmt"}
+    describers = {k: v for k, v in english.DESCRIBERS.items() if k not in ("SayStmt", "Replacement")}
     walkers = {k: v for k, v in diagrams.WALKERS.items() if k != "TurnStmt"}
-    gaps = R.missing(hosts={("english", R.STATEMENT): describers, ("english", R.EXPRESSION): describers,
-                            ("diagram", R.STATEMENT): walkers})
-    assert gaps == [("SayStmt", "english"), ("TurnStmt", "diagram")]
+    gaps = R.missing(hosts={**_english(describers), ("diagram", R.STATEMENT): walkers})
+    assert gaps == [("SayStmt", "english"), ("TurnStmt", "diagram"), ("Replacement", "english")]
+
+
+def test_a_missing_writer_for_explain_is_named():
+    writers = {k: v for k, v in explain.WRITERS.items() if k != "TopCards"}
+    assert R.missing(hosts={("listing", R.EXPRESSION): writers}) == [("TopCards", "listing")]
+
+
+def test_a_handler_without_its_construct_is_named(monkeypatch):
+    describers = {**english.DESCRIBERS, "Shout": english.DESCRIBERS["SayStmt"]}
+    walkers = {**diagrams.WALKERS, "Whisper": diagrams.WALKERS["SayStmt"]}
+    writers = {**explain.WRITERS, "Echo": explain.WRITERS["Num"]}
+    monkeypatch.setattr(Typer, "t_Murmur", Typer.t_Num, raising=False)
+    assert R.strays(hosts={**_english(describers), ("diagram", R.STATEMENT): walkers,
+                           ("listing", R.EXPRESSION): writers}) == [
+        ("type", "t_Murmur"), ("english", "Shout"), ("listing", "Echo"), ("diagram", "Whisper")]
+    # a construct taken away leaves its handlers behind: named, as a construct without one is
+    constructs = {cls: c for cls, c in R.CONSTRUCTS.items() if cls is not A.SayStmt}
+    monkeypatch.delattr(Typer, "t_Murmur")
+    assert R.strays(constructs=constructs) == [
+        ("english", "SayStmt"), ("check", "s_SayStmt"), ("compile", "s_SayStmt"), ("diagram", "SayStmt")]
 
 
 def test_a_new_construct_without_handlers_is_named():

@@ -9,6 +9,7 @@ from .. import ast as A
 from ..bounds import MAX_PLAYERS
 from ..diagnostics import DiagnosticSink
 from ..model import BUILTIN_EVENTS, Declarations
+from ..registry import STATEMENT, dispatch
 from ..types import (ANY, CARD, CARD_PSEUDO_FIELDS, FLAG, NONE, NUMBER, PLAYER, TEXT, ZONE, Scope, Typer,
                      compatible, elem, is_list, list_of, show, suggest)
 
@@ -197,7 +198,7 @@ class BodyChecker:
         sc.gone.setdefault(name, span.line)
 
     def stmt(self, s, sc: Scope) -> None:
-        getattr(self, "s_" + type(s).__name__)(s, sc)
+        _CHECK[type(s)](self, s, sc)
 
     def expr(self, e, sc, want=None):
         return self.typer.want(e, want, sc) if want is not None else self.typer.infer(e, sc)
@@ -468,6 +469,10 @@ class BodyChecker:
             self.expr(ab.amount, sc, NUMBER)
             if ab.cond is not None:
                 self.expr(ab.cond, sc, FLAG)
+
+
+# One check per statement class, read from the registry (dsl/registry.py) once
+_CHECK = dispatch("check", STATEMENT, BodyChecker)
 
 
 NEED_HINTS = {

@@ -15,7 +15,7 @@ Zones: every zone is a node; every `move` is an edge from the zones its cards co
 (`cards in X`, `top card of X`, a name chosen from those) to the zone it goes to, labelled
 with the rule that moves them.
 
-Every statement class has a walker in WALKERS (tests/test_diagrams.py checks it), so a new
+Every statement class has a walker in WALKERS (tests/test_registry.py checks it), so a new
 statement cannot be forgotten by the phase diagram.
 """
 from __future__ import annotations

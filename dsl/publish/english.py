@@ -5,7 +5,7 @@
 
 Every statement, expression and ability class of dsl/ast.py has a function named
 `describe_<ClassName>` — statements and abilities here, expressions in phrases.py — collected
-in DESCRIBERS (tests/test_english.py fails when a node has none, so a new node cannot reach
+in DESCRIBERS (tests/test_registry.py fails when a node has none, so a new node cannot reach
 the language without its rulebook sentence). Expressions give noun phrases or clauses (`str`);
 statements and abilities give `Line`s, a sentence with the lines nested under it (a block).
 This module is the public face: the helpers of words.py and phrases.py are reachable from it.
