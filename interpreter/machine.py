@@ -3,8 +3,11 @@
 The loop follows the rulebook loop of docs/language.md ("How a game runs"):
 run the next instruction → if the state changed, check every `as soon as` rule → repeat,
 stopping at a decision (a player must choose), at the end of the game, or at the step bound.
-Triggered abilities go on the frame stack in the game's declared order, the first to resolve
-on top, so what they trigger in turn resolves before the next (last in, first out).
+Here are the loop, zones and cards, attributes, dice, flow and players; the rules of their own
+live beside it, mixed into `Machine`: interpreter/triggers.py (what an event sets off and in
+which order: last in, first out; replacements once per event) and interpreter/decisions.py
+(where the machine stops for a choice); interpreter/resolver.py holds actions, windows and
+the stack.
 """
 from __future__ import annotations
 
@@ -15,10 +18,12 @@ from cardsmith.dsl.types import CARD, PLAYER, ZONE
 
 from . import rng as R
 from .errors import GameAborted, RuleError
-from .log import EventLog, Seen, TextTooLong
+from .decisions import Decisions
+from .log import EventLog, TextTooLong
 from .program import Program
 from .reads import ATTRS, OUT, ZONES
 from .state import Frame, GameState
+from .triggers import Triggers
 from .visibility import card_seers, seers
 
 DEFAULT_MAX_STEPS = MAX_STEPS
@@ -39,7 +44,7 @@ def _digits(number) -> str:
     return f"a number of about {int(abs(number).bit_length() * 0.30103) + 1:,} digits"
 
 
-class Machine:
+class Machine(Triggers, Decisions):
     def __init__(self, program: Program, state: GameState, n_players: int, log: EventLog,
                  max_steps: int = DEFAULT_MAX_STEPS):
         self.prog = program
@@ -58,7 +63,7 @@ class Machine:
         self.triggers = program.triggers
         # built-in events are raised only when something listens: a trigger, a window, a replacement
         self.listened = set(program.triggers) | set(program.windows_after) | set(program.replacements)
-        self.move_triggers = "moved" in self.listened or "revealed" in self.listened
+        self.move_triggers = MOVED in self.listened or REVEALED in self.listened
         self.when_done = "no rule is left to run"
         self._modifying: set = set()
         self._stacked = (None, set())     # (card, field) being computed: a modifier cannot feed itself
@@ -206,7 +211,7 @@ class Machine:
         # where the cards came from matters only to the log and to `moved` / `revealed` triggers
         watched = self.log.on or self.move_triggers
         sources = []
-        was_visible = self._visible(cards) if "revealed" in self.listened else ()
+        was_visible = self._visible(cards) if REVEALED in self.listened else ()
         # who could see the one card before it moved may read its name in the log
         before = card_seers(self, cards[0]) if self.log.on and len(cards) == 1 else None
         up = None if face is None else face == "up"
@@ -243,10 +248,10 @@ class Machine:
     def _moved(self, cards, sources, was_visible, key, place, face, public, span, before=None) -> None:
         if self.log.on:
             self.log.move(self, cards, sources, key, place, face, span, before)
-        if "moved" in self.listened:
+        if MOVED in self.listened:
             self.announce_all(MOVED, [{"card": c, "from_zone": src, "to_zone": key}
                                         for c, src in zip(cards, sources)], span)
-        if "revealed" in self.listened and public:
+        if REVEALED in self.listened and public:
             self.announce_all(REVEALED, [{"card": c} for c, was_up in zip(cards, was_visible)
                                            if self.st.face_up[c] and not was_up], span)
 
@@ -272,9 +277,9 @@ class Machine:
                     self.log.emit(self, "flip", span, {"card": self.card_label(c), "face": "up" if up else "down"},
                                   [self.log.card(self, c, before), f" is flipped face {'up' if up else 'down'}"])
         # one flip of several cards is one moment: their triggers are ordered together
-        if flipped and "flipped" in self.listened:
+        if flipped and FLIPPED in self.listened:
             self.announce_all(FLIPPED, [{"card": c} for c in flipped], span)
-        if flipped and up and "revealed" in self.listened:
+        if flipped and up and REVEALED in self.listened:
             self.announce_all(REVEALED, [{"card": c} for c in flipped if self._public(self.st.card_zone[c])], span)
         return True
 
@@ -378,7 +383,7 @@ class Machine:
             self.dirty |= OUT
             if self.log.on:
                 self.log.emit(self, "eliminate", span, {"player": p}, f"{self.log.player_name(p)} is eliminated")
-            if "eliminated" in self.listened:
+            if ELIMINATED in self.listened:
                 self.announce(ELIMINATED, {"player": p}, span)
         return True
 
@@ -405,208 +410,30 @@ class Machine:
         self.st.round += 1
         if self.log.on:
             self.log.emit(self, "round", span, {"round": self.st.round}, f"round {self.st.round}: {name}")
-        if "round_started" in self.listened:
+        if ROUND_STARTED in self.listened:
             return self.announce(ROUND_STARTED, {}, span)
 
     def begin_step(self, kind: str, name: str, span) -> bool | None:
         self.st.step_path.append(name)
         if self.log.on:
             self.log.emit(self, kind, span, {"name": name}, f"{kind} {name} begins")
-        if "step_started" in self.listened:
+        if STEP_STARTED in self.listened:
             return self.announce(STEP_STARTED, {"step": name}, span)
 
     def end_step(self, span) -> bool | None:
         name = self.st.step_path.pop() if self.st.step_path else ""
-        if "step_ended" in self.listened:
+        if STEP_ENDED in self.listened:
             return self.announce(STEP_ENDED, {"step": name}, span)
 
     def begin_turn(self, p, span) -> bool | None:
         self.st.active = p
         if self.log.on:
             self.log.emit(self, "turn", span, {"player": p}, f"{self.log.player_name(p)}'s turn")
-        if "turn_started" in self.listened:
+        if TURN_STARTED in self.listened:
             return self.announce(TURN_STARTED, {"player": p}, span)
 
     def end_turn(self, previous, span) -> None:
         self.st.active = previous
-
-    # ------------------------------------------------------------------ decisions
-    def ask(self, player, prompt: str, options: list, var: str, kind, span, secret: bool = False) -> bool | None:
-        """Stop at a decision, or settle it at once when there is at most one option."""
-        env = self.st.frames[-1].env
-        if player is None or not options:
-            env[var] = None
-            return
-        scripted = self.st.script.get(str(player))
-        if scripted:
-            value = scripted.pop(0)
-            if value not in options and isinstance(value, str):
-                # a scenario may name an option by its label ("Bolt: Cast it")
-                wanted = value.casefold()
-                value = next((o for o in options if self.log.option_label(self, o, kind).casefold() == wanted),
-                             value)
-            if value not in options:
-                raise RuleError(f"the scenario gives {self.log.player_name(player)} the choice "
-                                f"{self.log.value(self, value)}, which is not one of the options", span)
-            env[var] = value
-            self._log_choice(player, prompt, value, span, "scripted", kind=kind)
-            return
-        if len(options) == 1:
-            env[var] = options[0]
-            self._log_choice(player, prompt, options[0], span, "forced", kind=kind)
-            return
-        labels = self.log.option_labels(self, options, kind, span)
-        self.brk = True
-        self.st.pending = {"player": player, "prompt": prompt, "options": list(options), "labels": labels,
-                           "var": var, "kind": kind if isinstance(kind, str) else list(kind),
-                           "rule": span.short, "line": span.line, "secret": secret}
-        return True
-
-    def decide(self, index: int) -> None:
-        pend = self.st.pending
-        value = pend["options"][index]
-        self.st.frames[-1].env[pend["var"]] = value
-        self.st.pending = None
-        code, pc = self.codes[self.st.frames[-1].code_id], self.st.frames[-1].pc - 1
-        span = code.spans[pc]
-        kind = pend["kind"] if isinstance(pend["kind"], str) else tuple(pend["kind"])
-        try:            # logging the choice meets the text and log bounds: a located abort, as in run
-            self._log_choice(pend["player"], pend["prompt"], value, span, "chosen",
-                             secret=pend.get("secret", False), kind=kind)
-        except RuleError as err:
-            raise GameAborted(err.code or "E0802", err.message, err.span or self.where(code, pc), err.hint) from None
-
-    def _log_choice(self, player, prompt, value, span, how, secret=False, kind=None) -> None:
-        if self.log.on:
-            shown = self.log.typed(self, value, kind)
-            picked = self.log.typed_parts(self, value, kind, span)
-            if secret:      # only the chooser may read a secret pick, until the rules reveal it
-                text = "".join(p.text if isinstance(p, Seen) else p for p in picked)
-                picked = [Seen(f" secretly chooses {text}", frozenset((player,)), " makes a secret choice")]
-            else:
-                picked = [" chooses ", *picked]
-            self.log.emit(self, "choice", span, {"player": player, "prompt": prompt, "choice": shown, "how": how,
-                                                 "secret": secret},
-                          [self.log.player_name(player), *picked, f" ({prompt})"], weight=None)
-
-    # ------------------------------------------------------------------ events and triggers
-    def announce(self, event: str, params: dict, span) -> bool | None:
-        """Raise `event`; every matching triggered ability goes on the stack in the declared order."""
-        return self.announce_all(event, (params,), span)
-
-    def announce_all(self, event: str, param_sets, span) -> bool | None:
-        """Raise `event` once for each set of parameters, as one moment: the triggers of all of
-        them are ordered together (two Battle Modifiers revealed by one flip resolve by their
-        number, whatever their order in the flip)."""
-        if event in self.prog.replacements and len(param_sets) == 1 and self.replace(event, param_sets[0], span):
-            return True                 # replaced: the event does not happen
-        log_on = self.log.on
-        if log_on and event in self.prog.decls.events:
-            for params in param_sets:
-                self._log_event(event, params, span)
-        windows = self.prog.windows_after.get(event)
-        opened = None
-        if windows and not self.st.windows:
-            # the window opens once the triggers of the event have resolved: below them
-            for code_id in reversed(windows):
-                self.push(code_id, {})
-            opened = True
-        entries = self.triggers.get(event)
-        if not entries:
-            return opened
-        fired: list = []
-        for params in param_sets:
-            self._collect(entries, params, fired)
-        if not fired:
-            return opened
-        if len(fired) > 1 or not self.prog.order_by_seat_only:   # else ordering one trigger evaluates nothing
-            fired = self._order(fired)
-        if log_on:
-            for entry, c, seat, env in fired:
-                self.log.emit(self, "trigger", entry.ability.span,
-                              {"card": self.card_label(c), "player": seat, "on": event},
-                              [self.log.card(self, c), f" of {self.log.player_name(seat)} triggers on {event}"])
-        for entry, c, seat, env in reversed(fired):
-            self.push(entry.code_id, env)
-        return True
-
-    def replace(self, name: str, params: dict, span) -> bool:
-        """If an `instead of <name>` ability applies, run it in place of the procedure or event.
-        Each replacement applies once to an event: inside it, the rule it replaced (and any
-        further call of it) can still be replaced by the others, in the declared trigger order."""
-        applied = params.get("$replaced") or []       # [[code id, card], ...] already applied
-        fired: list = []
-        self._collect(self.prog.replacements[name], params, fired)
-        fired = [f for f in fired if [f[0].code_id, f[1]] not in applied]
-        if not fired:
-            return False
-        entry, c, seat, env = self._order(fired)[0] if len(fired) > 1 else fired[0]
-        env["$replaced"] = list(applied) + [[entry.code_id, c]]
-        if self.log.on:
-            self.log.emit(self, "instead", entry.ability.span, {"card": self.card_label(c), "player": seat,
-                                                                "replaces": name},
-                          [f"instead of {name}: ", self.log.card(self, c), f" of {self.log.player_name(seat)} applies"])
-        self.push(entry.code_id, env)
-        return True
-
-    def _collect(self, entries, params: dict, fired: list) -> None:
-        """The triggered abilities `params` of an event set off: a cheap index, then the condition."""
-        out = self.st.out
-        card_zone = self.st.card_zone
-        zone_seat = self.zone_seat
-        for entry in entries:
-            if entry.key_param is not None:
-                pinned = params.get(entry.key_param)
-                candidates = (pinned,) if pinned in entry.card_set else ()
-            else:
-                candidates = entry.cards
-            for c in candidates:
-                seat = zone_seat[card_zone[c]]
-                if seat is None or out[seat]:
-                    continue            # abilities work only in a player's zones, for players in the game
-                env = dict(params)
-                env["$this"] = c
-                env["$you"] = seat
-                if entry.extra:
-                    env.update(entry.extra)
-                if entry.cond is not None and not entry.cond(self, env):
-                    continue
-                if entry.blank is not None and not entry.blank(self, env):
-                    continue
-                fired.append((entry, c, seat, env))
-
-    def _log_event(self, event: str, params: dict, span) -> None:
-        # apart from `announce`, whose locals its comprehensions would turn into closure cells
-        types = self.prog.event_types(event)
-        shown = {k: self.log.typed(self, v, types.get(k)) for k, v in params.items()}
-        text = [event]
-        for i, (k, v) in enumerate(params.items()):
-            text.append(f" ({k}: " if i == 0 else f", {k}: ")
-            text.extend(self.log.typed_parts(self, v, types.get(k), span))
-        if params:
-            text.append(")")
-        self.log.emit(self, "event", span, {"name": event, **shown}, text, weight=None)
-
-    def _order(self, fired: list) -> list:
-        """Order simultaneous triggers by the game's keys; then seat order from the active player
-        (or seat 1); then card order — never by dict order."""
-        n = self.n_players
-        start = self.st.active if self.st.active is not None else 0
-        keys = self.prog.order_keys
-
-        def key(item):
-            entry, c, seat, env = item
-            parts = []
-            for fn, highest in keys:
-                if fn == "seat":
-                    parts.append((seat - start) % n)
-                else:
-                    v = fn(self, {"$it": c, "$this": c, "$you": seat}) or 0
-                    parts.append(-v if highest else v)
-            parts.append((seat - start) % n)
-            parts.append(c)
-            return tuple(parts)
-        return sorted(fired, key=key)
 
     # ------------------------------------------------------------------ scenarios
     def expect(self, ok, span) -> None:
@@ -614,9 +441,6 @@ class Machine:
             self.log.emit(self, "expect", span, {"ok": bool(ok)}, "expectation met" if ok else "expectation FAILED")
         if not ok:
             self.st.failures.append(span.short)
-
-    def give(self, player, choice, span) -> None:
-        self.st.script.setdefault(str(player), []).append(choice)
 
 
 __all__ = ["Machine", "CARD", "PLAYER", "ZONE"]

@@ -1,0 +1,83 @@
+"""Decisions: where the machine stops for a player to choose, and how the answer comes back.
+
+The rule implemented here is stated in docs/language.md, "Choices: `chooses`, `may`,
+`secretly chooses`", and in docs/architecture.md, "Decisions are explicit": a choice stops
+the machine with a pending decision (player, prompt, options, labels) kept in the GameState,
+so a game can be saved at any decision; `Engine.decide(i)` answers it. From no options the
+name is `none` and nobody is asked; one option is taken at once and logged as "forced". A
+scenario's `give` scripts answers in advance (docs/language.md, "Scenario statements:
+`give`, `expect`, `play`"): they are taken in order, and an option may be named by its label.
+
+`Decisions` is mixed into `interpreter/machine.py`'s `Machine`, whose state (`st`, `log`,
+`codes`, `where`) it reads through `self`.
+"""
+from __future__ import annotations
+
+from .errors import GameAborted, RuleError
+from .log import Seen
+
+
+class Decisions:
+    """The machine's decisions and the scenario's scripted answers (see the module docstring)."""
+
+    def ask(self, player, prompt: str, options: list, var: str, kind, span, secret: bool = False) -> bool | None:
+        """Stop at a decision, or settle it at once when there is at most one option."""
+        env = self.st.frames[-1].env
+        if player is None or not options:
+            env[var] = None
+            return
+        scripted = self.st.script.get(str(player))
+        if scripted:
+            value = scripted.pop(0)
+            if value not in options and isinstance(value, str):
+                # a scenario may name an option by its label ("Bolt: Cast it")
+                wanted = value.casefold()
+                value = next((o for o in options if self.log.option_label(self, o, kind).casefold() == wanted),
+                             value)
+            if value not in options:
+                raise RuleError(f"the scenario gives {self.log.player_name(player)} the choice "
+                                f"{self.log.value(self, value)}, which is not one of the options", span)
+            env[var] = value
+            self._log_choice(player, prompt, value, span, "scripted", kind=kind)
+            return
+        if len(options) == 1:
+            env[var] = options[0]
+            self._log_choice(player, prompt, options[0], span, "forced", kind=kind)
+            return
+        labels = self.log.option_labels(self, options, kind, span)
+        self.brk = True
+        self.st.pending = {"player": player, "prompt": prompt, "options": list(options), "labels": labels,
+                           "var": var, "kind": kind if isinstance(kind, str) else list(kind),
+                           "rule": span.short, "line": span.line, "secret": secret}
+        return True
+
+    def decide(self, index: int) -> None:
+        pend = self.st.pending
+        value = pend["options"][index]
+        self.st.frames[-1].env[pend["var"]] = value
+        self.st.pending = None
+        code, pc = self.codes[self.st.frames[-1].code_id], self.st.frames[-1].pc - 1
+        span = code.spans[pc]
+        kind = pend["kind"] if isinstance(pend["kind"], str) else tuple(pend["kind"])
+        try:            # logging the choice meets the text and log bounds: a located abort, as in run
+            self._log_choice(pend["player"], pend["prompt"], value, span, "chosen",
+                             secret=pend.get("secret", False), kind=kind)
+        except RuleError as err:
+            raise GameAborted(err.code or "E0802", err.message, err.span or self.where(code, pc), err.hint) from None
+
+    def _log_choice(self, player, prompt, value, span, how, secret=False, kind=None) -> None:
+        if self.log.on:
+            shown = self.log.typed(self, value, kind)
+            picked = self.log.typed_parts(self, value, kind, span)
+            if secret:      # only the chooser may read a secret pick, until the rules reveal it
+                text = "".join(p.text if isinstance(p, Seen) else p for p in picked)
+                picked = [Seen(f" secretly chooses {text}", frozenset((player,)), " makes a secret choice")]
+            else:
+                picked = [" chooses ", *picked]
+            self.log.emit(self, "choice", span, {"player": player, "prompt": prompt, "choice": shown, "how": how,
+                                                 "secret": secret},
+                          [self.log.player_name(player), *picked, f" ({prompt})"], weight=None)
+
+    def give(self, player, choice, span) -> None:
+        """A scenario's `give`: the player's next answer, taken by `ask` in order."""
+        self.st.script.setdefault(str(player), []).append(choice)

@@ -1,0 +1,144 @@
+"""Triggered abilities and replacement effects: what an event sets off, and in which order.
+
+The rules implemented here are stated in docs/language.md, "How a game runs" (the loop and
+simultaneous triggers), "`when`: triggered abilities", "`order simultaneous triggers`" and
+"`instead of`: replacement effects"; docs/architecture.md, "Triggers", says how they are run:
+
+* An event's triggered abilities are looked up by the event's name (`where card = this` pins
+  the lookup to the one card the event names). An ability counts only while its card is in a
+  player's zone, for a player still in the game, and while its text is not blank.
+* The triggers of one moment (every parameter set of `announce_all`) are ordered together: by
+  the game's `order simultaneous triggers` keys, then seat order from the active player (or
+  seat 1), then card order, never by dict order. They are pushed as frames with the first to
+  resolve on top, so what each triggers in turn resolves before the next: last in, first out.
+* A response window declared after the event opens once those triggers have resolved.
+* An `instead of` ability runs in place of the procedure or event; when several apply, the
+  first by the same order runs, and each applies once to an event (`$replaced` in its frame).
+
+`Triggers` is mixed into `interpreter/machine.py`'s `Machine`, whose state (`st`, `prog`,
+`log`, `push`) it reads through `self`: a method found on a base class costs the hot path
+nothing more than one on the class itself.
+"""
+from __future__ import annotations
+
+
+class Triggers:
+    """Events, triggers and replacements of the step machine (see the module docstring)."""
+
+    def announce(self, event: str, params: dict, span) -> bool | None:
+        """Raise `event`; every matching triggered ability goes on the stack in the declared order."""
+        return self.announce_all(event, (params,), span)
+
+    def announce_all(self, event: str, param_sets, span) -> bool | None:
+        """Raise `event` once for each set of parameters, as one moment: the triggers of all of
+        them are ordered together (two Battle Modifiers revealed by one flip resolve by their
+        number, whatever their order in the flip)."""
+        if event in self.prog.replacements and len(param_sets) == 1 and self.replace(event, param_sets[0], span):
+            return True                 # replaced: the event does not happen
+        log_on = self.log.on
+        if log_on and event in self.prog.decls.events:
+            for params in param_sets:
+                self._log_event(event, params, span)
+        windows = self.prog.windows_after.get(event)
+        opened = None
+        if windows and not self.st.windows:
+            # the window opens once the triggers of the event have resolved: below them
+            for code_id in reversed(windows):
+                self.push(code_id, {})
+            opened = True
+        entries = self.triggers.get(event)
+        if not entries:
+            return opened
+        fired: list = []
+        for params in param_sets:
+            self._collect(entries, params, fired)
+        if not fired:
+            return opened
+        if len(fired) > 1 or not self.prog.order_by_seat_only:   # else ordering one trigger evaluates nothing
+            fired = self._order(fired)
+        if log_on:
+            for entry, c, seat, env in fired:
+                self.log.emit(self, "trigger", entry.ability.span,
+                              {"card": self.card_label(c), "player": seat, "on": event},
+                              [self.log.card(self, c), f" of {self.log.player_name(seat)} triggers on {event}"])
+        for entry, c, seat, env in reversed(fired):
+            self.push(entry.code_id, env)
+        return True
+
+    def replace(self, name: str, params: dict, span) -> bool:
+        """If an `instead of <name>` ability applies, run it in place of the procedure or event.
+        Each replacement applies once to an event: inside it, the rule it replaced (and any
+        further call of it) can still be replaced by the others, in the declared trigger order."""
+        applied = params.get("$replaced") or []       # [[code id, card], ...] already applied
+        fired: list = []
+        self._collect(self.prog.replacements[name], params, fired)
+        fired = [f for f in fired if [f[0].code_id, f[1]] not in applied]
+        if not fired:
+            return False
+        entry, c, seat, env = self._order(fired)[0] if len(fired) > 1 else fired[0]
+        env["$replaced"] = list(applied) + [[entry.code_id, c]]
+        if self.log.on:
+            self.log.emit(self, "instead", entry.ability.span, {"card": self.card_label(c), "player": seat,
+                                                                "replaces": name},
+                          [f"instead of {name}: ", self.log.card(self, c), f" of {self.log.player_name(seat)} applies"])
+        self.push(entry.code_id, env)
+        return True
+
+    def _collect(self, entries, params: dict, fired: list) -> None:
+        """The triggered abilities `params` of an event set off: a cheap index, then the condition."""
+        out = self.st.out
+        card_zone = self.st.card_zone
+        zone_seat = self.zone_seat
+        for entry in entries:
+            if entry.key_param is not None:
+                pinned = params.get(entry.key_param)
+                candidates = (pinned,) if pinned in entry.card_set else ()
+            else:
+                candidates = entry.cards
+            for c in candidates:
+                seat = zone_seat[card_zone[c]]
+                if seat is None or out[seat]:
+                    continue            # abilities work only in a player's zones, for players in the game
+                env = dict(params)
+                env["$this"] = c
+                env["$you"] = seat
+                if entry.extra:
+                    env.update(entry.extra)
+                if entry.cond is not None and not entry.cond(self, env):
+                    continue
+                if entry.blank is not None and not entry.blank(self, env):
+                    continue
+                fired.append((entry, c, seat, env))
+
+    def _log_event(self, event: str, params: dict, span) -> None:
+        # apart from `announce`, whose locals its comprehensions would turn into closure cells
+        types = self.prog.event_types(event)
+        shown = {k: self.log.typed(self, v, types.get(k)) for k, v in params.items()}
+        text = [event]
+        for i, (k, v) in enumerate(params.items()):
+            text.append(f" ({k}: " if i == 0 else f", {k}: ")
+            text.extend(self.log.typed_parts(self, v, types.get(k), span))
+        if params:
+            text.append(")")
+        self.log.emit(self, "event", span, {"name": event, **shown}, text, weight=None)
+
+    def _order(self, fired: list) -> list:
+        """Order simultaneous triggers by the game's keys; then seat order from the active player
+        (or seat 1); then card order — never by dict order."""
+        n = self.n_players
+        start = self.st.active if self.st.active is not None else 0
+        keys = self.prog.order_keys
+
+        def key(item):
+            entry, c, seat, env = item
+            parts = []
+            for fn, highest in keys:
+                if fn == "seat":
+                    parts.append((seat - start) % n)
+                else:
+                    v = fn(self, {"$it": c, "$this": c, "$you": seat}) or 0
+                    parts.append(-v if highest else v)
+            parts.append((seat - start) % n)
+            parts.append(c)
+            return tuple(parts)
+        return sorted(fired, key=key)
