@@ -283,25 +283,3 @@ class EventLog:
 
     def to_jsonl(self) -> str:
         return "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in self.events)
-
-
-def _weight(value, budget: int) -> int:
-    """About the bytes `value` takes in a JSON line: the characters of its texts, a few per other
-    item. Stops counting once past `budget`, so a huge value costs no more than the bound."""
-    if isinstance(value, str):
-        return len(value) + 4
-    if isinstance(value, dict):
-        total = 0
-        for k, v in value.items():
-            total += len(k) + 4 + _weight(v, budget - total)
-            if total > budget:
-                break
-        return total
-    if isinstance(value, (list, tuple)):
-        total = 2
-        for v in value:
-            total += _weight(v, budget - total)
-            if total > budget:
-                break
-        return total
-    return 6
