@@ -44,6 +44,8 @@ BOUNDS: tuple[Bound, ...] = (
     Bound("MAX_DICE_PER_ROLL", 1_000, "dice", "dice rolled by one `roll`"),
     Bound("MAX_COLLECTION", 100_000, "items", "items in one list or collection computed while playing"),
     Bound("MAX_RUNTIME_STRING", 100_000, "characters", "length of a text computed while playing"),
+    Bound("MAX_GAME_MEMORY", 4_000_000_000, "bytes",
+          "memory a game may take on top of what cardsmith already holds (play, test, each simulate worker)"),
     Bound("MAX_LOG_BYTES", 50_000_000, "bytes", "size of one game's explained log",
           "play with the log off (`simulate` does), or `--max-steps` to stop sooner"),
     Bound("MAX_ANSWER_CHARS", 1_000, "characters", "one answer typed at `play --agent human` (a longer line is asked again)"),
@@ -83,6 +85,7 @@ MAX_RUNTIME_NUMBER = int(bound("MAX_RUNTIME_NUMBER").value)
 MAX_DICE_PER_ROLL = int(bound("MAX_DICE_PER_ROLL").value)
 MAX_COLLECTION = int(bound("MAX_COLLECTION").value)
 MAX_RUNTIME_STRING = int(bound("MAX_RUNTIME_STRING").value)
+MAX_GAME_MEMORY = int(bound("MAX_GAME_MEMORY").value)
 MAX_LOG_BYTES = int(bound("MAX_LOG_BYTES").value)
 MAX_ANSWER_CHARS = int(bound("MAX_ANSWER_CHARS").value)
 GRAPHVIZ_SECONDS = bound("GRAPHVIZ_SECONDS").value

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TextIO
 
 from cardsmith.dsl.diagnostics import CardsmithError
+from .memory import memory_bound
 
 EXIT_OK, EXIT_ERRORS, EXIT_ABORTED, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 DEMO_FILE = Path("games") / "space_war_in_space.cards"
@@ -252,7 +253,8 @@ def _play(game, players: int, seed: int, agents: dict, *, log_path: str | None,
     log_file = open(log_path, "w", encoding="utf-8") if log_path else None
     printer = _EventPrinter(sys.stdout, quiet=quiet, viewer=viewer, log_file=log_file)
     try:
-        eng = run_game(game, players, seed, seats, log=True, observe=printer, max_steps=max_steps)
+        with memory_bound():
+            eng = run_game(game, players, seed, seats, log=True, observe=printer, max_steps=max_steps)
         printer.flush()
     except GameAborted as err:
         printer.flush(getattr(err, "event_log", None))     # aborted before the first decision too
@@ -505,7 +507,8 @@ def cmd_test(args: argparse.Namespace) -> int:
             _report(err)
             broken = True
             continue
-        results = run_scenarios(game, seed=args.seed, max_steps=args.max_steps)
+        with memory_bound():
+            results = run_scenarios(game, seed=args.seed, max_steps=args.max_steps)
         if not results:
             print(_safe(f"{path}: no scenarios"))
         for result in results:

@@ -11,6 +11,7 @@ the stack.
 """
 from __future__ import annotations
 
+from cardsmith.dsl import bounds
 from cardsmith.dsl.bounds import MAX_DICE_PER_ROLL, MAX_FRAMES, MAX_RUNTIME_NUMBER, MAX_RUNTIME_STRING, MAX_STEPS
 from cardsmith.dsl.registry import (ELIMINATED, FLIPPED, MOVED, REVEALED, ROUND_STARTED, STEP_ENDED,
                                     STEP_STARTED, TURN_STARTED)
@@ -131,6 +132,12 @@ class Machine(Triggers, Decisions):
             raise GameAborted(err.code or "E0802", err.message, err.span or self.where(code, pc), err.hint) from None
         except RecursionError:
             raise GameAborted("E0803", "rules nested too deeply while running", self.where(code, pc), None) from None
+        except MemoryError:
+            # the backstop of interpreter/memory.py: the game outgrew MAX_GAME_MEMORY
+            raise GameAborted("E0810", f"the game took more memory than the bound MAX_GAME_MEMORY allows "
+                              f"({bounds.MAX_GAME_MEMORY:,} bytes); it was running {code.name if code else 'the game'}",
+                              self.where(code, pc), "look for a rule that builds ever larger lists or texts, "
+                              "or a game that never ends") from None
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as exc:
             # the checker should have caught this; still, the designer gets a located error, not a traceback
             raise GameAborted("E0804", f"this rule could not be carried out ({type(exc).__name__}: "

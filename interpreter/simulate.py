@@ -37,6 +37,7 @@ from cardsmith.dsl.bounds import MAX_JOBS_OVER_CORES
 from cardsmith.dsl.loader import load_game
 from .engine import GameAborted
 from .play import check_player_count, run_game
+from .memory import memory_bound
 from .stats import summarize_games
 
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
@@ -168,7 +169,8 @@ def chunk_seeds(seeds: list[int], jobs: int) -> list[list[int]]:
 def play_one(game, players: int, seed: int, max_steps: int | None = None) -> dict:
     """Play one game with the default random agents and return its record (see stats)."""
     try:
-        eng = run_game(game, players, seed, log=False, max_steps=max_steps)
+        with memory_bound():
+            eng = run_game(game, players, seed, log=False, max_steps=max_steps)
     except GameAborted as err:
         return {"seed": seed, "status": "aborted", "error": _first_line(err)}
     except Exception as err:  # noqa: BLE001 - a crashed game is counted, not fatal

@@ -86,6 +86,15 @@ def played(text: str, players: int = 2, max_steps: int | None = None) -> Trigger
     return run
 
 
+def played_in(extra_bytes: int, text: str) -> Trigger:
+    """`played`, with the memory bound set to `extra_bytes` over what the process holds."""
+    def run(tmp_path, monkeypatch) -> Result:
+        from cardsmith.interpreter.memory import memory_bound
+        with memory_bound(extra_bytes):
+            return played(text)(tmp_path, monkeypatch)
+    return run
+
+
 def patched(owner: object, name: str, trigger: Trigger) -> Trigger:
     """Run `trigger` with `owner.name` replaced by a function that raises (a bug in cardsmith)."""
     def raises(*args, **kwargs):
@@ -305,6 +314,9 @@ CASES: tuple[Case, ...] = (
     Case("E0808", 11, played(HEAD + _chips("public", "C" * 500) + "event heap(cards: list of card)\n"
                                      "setup:\n    announce heap(cards in box)\n")),
     Case("E0809", 5, played(HEAD + 'setup:\n    repeat:\n        say "' + "z" * 9000 + '"\n')),
+    Case("E0810", 10, played_in(40_000_000, HEAD + _chips("hidden", "Chip").replace("400", "10000")
+                                + "procedure hoard(d):\n    let kept be (d * 1000000 + v of c for each c in cards in box)\n"
+                                  "    hoard(d + 1)\nround \"R\":\n    hoard(1)\n")),
     # --- files (dsl/loader.py) ---
     Case("E0900", 1, patched(loader, "bodies", checked(HEAD + 'setup:\n    say "hello"\n'))),
     Case("E0901", 1, on_disk({GAME: 'import "missing.cards"\n' + HEAD})),
