@@ -26,7 +26,7 @@ def test_every_bound_is_named_once_and_explained():
 
 
 def test_with_table_replaces_only_between_the_markers():
-    text = f"before\n{bounds.TABLE_START}\nold\n{bounds.TABLE_END}\nafter\n"
+    text = f"before\n{bounds.TABLE_START}\nSTALE-TABLE\n{bounds.TABLE_END}\nafter\n"
     out = bounds.with_table(text)
-    assert out.startswith("before\n") and out.endswith("after\n") and "old" not in out
+    assert out.startswith("before\n") and out.endswith("after\n") and "STALE-TABLE" not in out
     assert bounds.bounds_markdown() in out
