@@ -4,8 +4,8 @@ Targets, in order (each under its own time budget):
 
     check      check_file + render_all (the diagnostics as data, and as drawn)
     load       load_game, which must agree with check
-    play       run_game with random bots, a few seeds, a small step bound; run seed 1 twice
-               (the same file, seed and choices must give the same log)
+    play       run_game with random bots, a few seeds (fewest, then most players), a small step
+               bound; seed 1 twice (the same file, seed and choices must give the same log)
     scenarios  run_scenarios (`cardsmith test`), with the same step bound
     diagram    draw both diagrams (DOT, and SVG through Graphviz unless the budget says not)
     rulebook   write_rulebook as Markdown and as HTML (diagrams drawn by Graphviz)
@@ -376,12 +376,13 @@ def _run_targets(run: Run, path: str, ws: Workspace, budget: Budget) -> None:
 
 
 def _play(run: Run, game, ws: Workspace, budget: Budget) -> None:
-    """A game per seed (the minimum of players, then one more), then the first one again: the
-    same file, seed and bots must give the same log. Each game has the whole time budget."""
+    """A game per seed (the fewest players first, then the most the game allows), then the first
+    one again: the same file, seed and bots must give the same log. Each game has the whole time
+    budget."""
     lo, hi = game.min_players, game.max_players
     first = None
     for i, seed in enumerate(budget.play_seeds):
-        players = min(hi, lo + i)
+        players = lo if i == 0 else hi
         result = None
         with run.target("play"):
             result = _one_play(run, game, players, seed, ws, budget)
