@@ -37,7 +37,7 @@ BOUNDS: tuple[Bound, ...] = (
     Bound("MAX_CARDS", 100_000, "cards", "cards in one game, all copies of all cards"),
     Bound("MAX_PLAYERS", 100, "players", "players a game may declare (`players: 2 to N`)"),
     # --- running a game (interpreter/) ---
-    Bound("MAX_STEPS", 5_000_000, "instructions", "instructions one game may run",
+    Bound("MAX_STEPS", 5_000_000, "instructions", "instructions one game may run; and, counted apart, items of work inside instructions (lists built, options offered, cards searched)",
           "`--max-steps N` on play, simulate and test"),
     Bound("MAX_FRAMES", 10_000, "calls", "rules calling each other (the frame stack)"),
     Bound("MAX_RUNTIME_NUMBER", 10**18, "", "magnitude of a number computed while playing"),

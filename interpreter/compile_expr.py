@@ -15,7 +15,7 @@ from cardsmith.dsl.bounds import MAX_COLLECTION, MAX_RUNTIME_NUMBER
 from cardsmith.dsl.registry import BUILTIN_FUNCTIONS, EXPRESSION, dispatch
 from cardsmith.dsl.types import ANY, CARD, PLAYER, ZONE, Scope, is_list, list_of
 
-from .errors import RuleError
+from .errors import RuleError, charge
 
 _MISSING = object()
 _BIG = MAX_RUNTIME_NUMBER
@@ -507,10 +507,14 @@ class ExprCompiler:
         coll = self.collection(e.coll, sc)
         cond = self.compile(e.cond, sc.child(it_type=t[1] if is_list(t) else ANY))
 
+        span = e.span
+
         def where(m, env):
             saved = env.get("$it", _MISSING)
             out = []
-            for x in coll(m, env):
+            xs = coll(m, env)
+            charge(m, len(xs), span)
+            for x in xs:
                 env["$it"] = x
                 if cond(m, env):
                     out.append(x)
@@ -536,7 +540,9 @@ class ExprCompiler:
             saved = env.get(name, _MISSING)
             out = []
             held = 0            # items of the lists it holds so far, when it holds lists
-            for x in coll(m, env):
+            xs = coll(m, env)
+            charge(m, len(xs), span)
+            for x in xs:
                 env[name] = x
                 if cond is None or cond(m, env):
                     v = fn(m, env)

@@ -13,7 +13,7 @@ scenario's `give` scripts answers in advance (docs/language.md, "Scenario statem
 """
 from __future__ import annotations
 
-from .errors import GameAborted, RuleError
+from .errors import GameAborted, RuleError, charge
 from .log import Seen
 
 
@@ -44,6 +44,7 @@ class Decisions:
             env[var] = options[0]
             self._log_choice(player, prompt, options[0], span, "forced", kind=kind)
             return
+        charge(self, len(options), span)        # labelling the options is work, not one step
         labels = self.log.option_labels(self, options, kind, span)
         self.brk = True
         self.st.pending = {"player": player, "prompt": prompt, "options": list(options), "labels": labels,

@@ -49,7 +49,7 @@ def initial_state(game: Game, n: int, seed: int) -> GameState:
         game=dict(d.game_defaults), frames=[], pending=None, result=None,
         rng=R.seed_state(seed), steps=0, round=0, active=None, checks=[False] * len(d.end_checks),
         event_n=0, step_path=[], script={}, failures=[], stack=[], used={}, windows=0, turns=0, stack_n=0,
-        skips=[])
+        skips=[], work=0)
 
 
 class Engine:

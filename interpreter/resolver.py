@@ -22,7 +22,7 @@ from cardsmith.dsl.registry import ACTION_USED, COUNTERED, RESOLVED
 from cardsmith.dsl.types import Scope
 
 from .compile_stmt import Ctx
-from .errors import RuleError
+from .errors import RuleError, charge
 
 
 @dataclass
@@ -96,6 +96,7 @@ def usable(m, player: int, any_time_only: bool) -> list[str]:
             candidates = sorted(c for c in zone if c in entry.card_set)
         else:
             candidates = [c for c in entry.cards if zone_seat[card_zone[c]] == player]
+        charge(m, len(candidates), None)        # searching the cards is work, not one step
         for c in candidates:
             if zone_seat[card_zone[c]] != player:
                 continue

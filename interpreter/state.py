@@ -62,7 +62,7 @@ REGISTERS = {
 FIELDS = ("zones", "card_zone", "face_up", "cards", "owner", "players", "out", "game", "frames",
           "pending", "result", "rng", "steps", "round", "active", "checks", "event_n", "step_path",
           "script", "failures", "stack", "used", "windows", "turns", "stack_n",
-          "skips")
+          "skips", "work")
 
 
 class GameState:
@@ -79,7 +79,8 @@ class GameState:
 
     @classmethod
     def from_dict(cls, data: dict) -> "GameState":
-        fields = {f: copy.deepcopy(data[f]) for f in FIELDS if f != "frames"}
+        fields = {f: copy.deepcopy(data[f]) for f in FIELDS if f not in ("frames", "work")}
+        fields["work"] = data.get("work", 0)      # saves made before work was counted
         fields["frames"] = [Frame(code_id, pc, copy.deepcopy(env)) for code_id, pc, env in data["frames"]]
         return cls(**fields)
 

@@ -170,3 +170,28 @@ def test_a_decided_choice_too_long_to_log_is_a_located_abort_not_a_crash():
         eng.decide(0)
     assert where(info.value) == ("E0808", 17)
     assert eng.log[-1]["event"] == "aborted"
+
+
+# ---------------------------------------------------------------- work inside one instruction
+
+CHIPS = ('zone box: shared, hidden\ncard type C:\n    v: number = 0\n'
+         'cards C in box:\n    | name | copies |\n    | "Chip" | 10000 |\n\n')
+
+
+def test_work_inside_one_instruction_counts_against_the_step_bound():
+    # each `let` is one instruction but walks 10,000 cards: 1,000 of them are 10,000,000 items of
+    # work, so a bound of 1,000,000 steps stops the game after about a hundred, not at the end
+    err = aborted(HEAD + CHIPS + 'round "R":\n    repeat 1000 times:\n'
+                  '        let xs be (v of c for each c in cards in box)\n    seat 1 wins\n',
+                  log=False, max_steps=1_000_000, seconds=20.0)
+    assert where(err) == ("E0801", 16)
+    assert "items of work" in err.diagnostics[0].message
+
+
+def test_work_is_part_of_the_saved_state():
+    game = load_text(HEAD + CHIPS + "round \"R\":\n    let xs be (c for each c in cards in box where c's v = 0)\n"
+                     '    seat 1 chooses c from cards in box\n    seat 1 wins\n', path="hostile.cards")
+    eng = Engine(game, 2, seed=1, log=False)
+    assert eng.pending is not None and eng.state.work == 20_000      # the list, then the options
+    again = Engine.restore(game, eng.save_json(), log=False)
+    assert again.state.work == 20_000
