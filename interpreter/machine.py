@@ -21,6 +21,7 @@ from . import rng as R
 from .errors import GameAborted, RuleError
 from .decisions import Decisions
 from .log import EventLog, TextTooLong
+from .memory import lift
 from .program import Program
 from .reads import ATTRS, OUT, ZONES
 from .state import Frame, GameState
@@ -133,7 +134,10 @@ class Machine(Triggers, Decisions):
         except RecursionError:
             raise GameAborted("E0803", "rules nested too deeply while running", self.where(code, pc), None) from None
         except MemoryError:
-            # the backstop of interpreter/memory.py: the game outgrew MAX_GAME_MEMORY
+            # the backstop of interpreter/memory.py: the game outgrew MAX_GAME_MEMORY. Lift the
+            # limit and drop the game's frames (their lists are what grew) before building the error.
+            lift()
+            frames.clear()
             raise GameAborted("E0810", f"the game took more memory than the bound MAX_GAME_MEMORY allows "
                               f"({bounds.MAX_GAME_MEMORY:,} bytes); it was running {code.name if code else 'the game'}",
                               self.where(code, pc), "look for a rule that builds ever larger lists or texts, "

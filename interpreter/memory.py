@@ -47,7 +47,20 @@ def memory_bound(extra: int | None = None):
         yield                            # someone already bounds us more tightly
         return
     resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
+    _lifted.append((soft, hard))
     try:
         yield
     finally:
+        _lifted.pop()
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+_lifted: list = []          # the limits memory_bound replaced, innermost last
+
+
+def lift() -> None:
+    """Give the process its memory back at once (the limit from before the innermost bound): the
+    machine calls this when a game hits the bound, so that reporting the error — and anything the
+    caller does before the bound's block ends — never itself runs out of memory."""
+    if resource is not None and _lifted:
+        resource.setrlimit(resource.RLIMIT_AS, _lifted[-1])
