@@ -127,7 +127,22 @@ def load_grammar(strict: bool = False) -> Lark:
     strict=True makes Lark fail on terminal collisions and conflicts (needs interegular).
     """
     return Lark(_grammar_text(), parser="lalr", lexer="contextual", postlex=CardsIndenter(),
-                propagate_positions=True, maybe_placeholders=False, strict=strict)
+                propagate_positions=_written, maybe_placeholders=False, strict=strict)
+
+
+_LAYOUT = frozenset({"_NL", "_INDENT", "_DEDENT"})
+
+
+def _written(node) -> bool:
+    """Does `node` count for the positions of the rule around it?
+
+    A line end (with the indentation and the blank or comment lines after it), or an indent or
+    dedent the indenter made from one, is layout: a statement closed by one would otherwise end
+    at the start of the next line (or, for a dedent, of the next declaration), and a block would
+    start at the end of the line that opens it. Without them every node's span runs from its
+    first written token to the end of its last.
+    """
+    return not (isinstance(node, Token) and node.type in _LAYOUT)
 
 
 # A string, or a comment (alone on its line in group 1). Strings come first so that a '#'

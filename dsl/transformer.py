@@ -5,7 +5,6 @@ Each method is named for the grammar rule (or alias) it converts.
 from __future__ import annotations
 
 import textwrap
-from bisect import bisect_right
 
 from lark import Token, Transformer, Tree, v_args
 
@@ -60,17 +59,11 @@ class ToAst(Transformer):
 
     # ----------------------------------------------------------------- helpers
     def _span(self, meta) -> Span:
+        # The parser leaves line ends, indents and dedents out of positions (dsl/parser.py,
+        # _written): a meta runs from a rule's first written token to the end of its last.
         if getattr(meta, "empty", True):
             return Span(self.path, 0, 0, 0, 0)
-        if self._src is None:
-            return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
-        # a node's meta ends after the newline (and indentation) that closes it: trim back to its last character
-        end = min(meta.end_pos, len(self._src))     # the parser may have appended a final newline
-        while end > meta.start_pos and self._src[end - 1] in " \t\r\n":
-            end -= 1
-        line = bisect_right(self._starts, end - 1) if end > 0 else 1
-        col = end - self._starts[line - 1] + 1
-        return Span(self.path, meta.line, meta.column, line, col)
+        return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
 
     def _tok_span(self, tok: Token) -> Span:
         return Span(self.path, tok.line, tok.column, tok.end_line or tok.line,
