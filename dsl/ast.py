@@ -633,6 +633,7 @@ class GameDecl:
     summary: str
     source: str
     docs: tuple[str, ...]
+    players_span: Span | None = None     # the `players:` line, where E0103 points
 
 
 @dataclass(frozen=True, slots=True)

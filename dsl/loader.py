@@ -23,6 +23,7 @@ from .bounds import MAX_FILE_BYTES, MAX_INCLUDE_DEPTH, MAX_INCLUDED_FILES, MAX_T
 from .checks import bodies, cards, declarations
 from .diagnostics import CardsmithError, Diagnostic, DiagnosticSink
 from .model import Game
+from .nesting import deepest_span
 from .parser import parse
 from .source import Source, Span, normalise_line_ends
 from .transformer import to_ast
@@ -241,7 +242,8 @@ def check_source(source: Source, sink: DiagnosticSink | None = None) -> tuple[Ga
     except CardsmithError:
         return None, sink.items, sources
     except RecursionError:
-        sink.error("E0906", "this file nests too deeply to read", Span(source.path, 1, 1, 1, 2),
+        # the RecursionError does not say where: point at the deepest place of the text read
+        sink.error("E0906", "this file nests too deeply to read", deepest_span(sources, source.path),
                    "flatten the deepest nested expression or block")
         return None, sink.items, sources
     except Exception as exc:   # a bug in cardsmith must still reach the designer as a located error

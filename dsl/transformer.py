@@ -129,21 +129,22 @@ class ToAst(Transformer):
     def game_decl(self, meta, ch):
         title = self._text(ch[0])
         lo = hi = 0
+        players_span = None
         summary = source = ""
         docs = []
         for item in ch[1:]:
             if isinstance(item, tuple) and item[0] == "players":
-                lo, hi = item[1], item[2]
+                lo, hi, players_span = item[1], item[2], item[3]
             elif isinstance(item, tuple) and item[0] == "summary":
                 summary = item[1]
             elif isinstance(item, tuple) and item[0] == "source":
                 source = item[1]
             elif isinstance(item, A.DocItem):
                 docs.append(item.text)
-        return A.GameDecl(self._span(meta), title, lo, hi, summary, source, tuple(docs))
+        return A.GameDecl(self._span(meta), title, lo, hi, summary, source, tuple(docs), players_span)
 
     def players_item(self, meta, ch):
-        return ("players", self._players(ch[0]), self._players(ch[1]))
+        return ("players", self._players(ch[0]), self._players(ch[1]), self._span(meta))
 
     def summary_item(self, meta, ch):
         return ("summary", self._text(ch[0]))

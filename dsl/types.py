@@ -37,11 +37,35 @@ def elem(t):
 def show(t) -> str:
     """A type in designer's words."""
     if is_list(t):
-        return f"a list of {show(t[1])}s" if not is_list(t[1]) else "a list of lists"
+        return f"a list of {plural(t[1])}"
     if isinstance(t, tuple) and t[0] == "enum":
         return f"a {t[1]}"
     return {NUMBER: "a number", FLAG: "yes/no", TEXT: "a text", PLAYER: "a player", CARD: "a card",
             ZONE: "a zone", NONE: "none", ANY: "a value"}.get(t, str(t))
+
+
+def plural(t) -> str:
+    """Many of a type in designer's words: `a list of texts`, not `a list of a texts`."""
+    if is_list(t):
+        return "lists"
+    if isinstance(t, tuple) and t[0] == "enum":
+        return f"{t[1]} values"
+    return {NUMBER: "numbers", FLAG: "yes/no values", TEXT: "texts", PLAYER: "players", CARD: "cards",
+            ZONE: "zones", NONE: "nones", ANY: "values"}.get(t, f"{t}s")
+
+
+def example(t) -> str:
+    """What a value of type `t` can be written as, for a hint that says what to give instead."""
+    if is_list(t):
+        return "a collection, e.g. players, cards in a zone, or a list [a, b]"
+    if isinstance(t, tuple) and t[0] == "enum":
+        return f"one of the members of {t[1]}"
+    return {NUMBER: "a number, e.g. 3, a number attribute or count(players)",
+            FLAG: "yes or no, or a test such as x > 2",
+            TEXT: 'a text in quotes, e.g. "Scout"',
+            PLAYER: "a player, e.g. you, seat 1 or the active player",
+            CARD: "a card, e.g. top card of your deck",
+            ZONE: "a zone, e.g. your hand"}.get(t, show(t))
 
 
 def compatible(a, b) -> bool:
@@ -55,6 +79,13 @@ def compatible(a, b) -> bool:
 def suggest(name: str, candidates) -> str | None:
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
+
+
+def card_type_hint(name: str, card_types) -> str:
+    """The hint of E0209: the closest card type, else how to declare one."""
+    return suggest(name, card_types) or (
+        f"declare it first: 'card type {name}:' with its fields on indented lines"
+        + (f"; the card types are {', '.join(sorted(card_types)[:8])}" if card_types else ""))
 
 
 @dataclass
@@ -260,7 +291,9 @@ class Typer:
                     hint = f"after 'for each {name} in', name the card's field with it: {name}'s {e.name}"
             elif e.name == "it":
                 hint = "'it' is the element only in the condition of '<collection> where ...'"
-            self.report("E0201", message, e.span, hint)
+            self.report("E0201", message, e.span, hint or (
+                "a name here is one given by 'let' or 'for each', a parameter, a game attribute "
+                "(declare it under 'game has:'), a shared zone or an enum member"))
             return ANY
         return t
 
@@ -332,7 +365,8 @@ class Typer:
             if len(e.args) != b.arity:
                 self.report("E0302", f"'{e.name}' takes one player, got {len(e.args)} arguments", e.span, b.example)
             elif not compatible(arg_types[0], PLAYER):
-                self.report("E0408", f"expected a player here, but this is {show(arg_types[0])}", e.args[0].span, None)
+                self.report("E0408", f"expected a player here, but this is {show(arg_types[0])}", e.args[0].span,
+                            f"give {example(PLAYER)}")
             return _GIVES[b.gives](None)
         if len(e.args) != b.arity:
             self.report("E0302", f"'{e.name}' takes one collection, got {len(e.args)} arguments", e.span, b.example)
@@ -342,7 +376,7 @@ class Typer:
             self.report("E0401", f"'{e.name}' needs a collection, but this is {show(t)}", e.args[0].span,
                         "a collection is e.g. players, cards in a zone, or a list [a, b]")
         if b.takes == "numbers" and is_list(t) and not compatible(t[1], NUMBER):
-            self.report("E0401", f"'{e.name}' needs numbers, but these are {show(t[1])}s", e.args[0].span, None)
+            self.report("E0401", f"'{e.name}' needs numbers, but these are {plural(t[1])}", e.args[0].span, None)
         return _GIVES[b.gives](t)
 
     def infer_quiet(self, e, sc):
@@ -368,7 +402,14 @@ class Typer:
             return ft
         if obj_t == ANY:
             return ANY
-        self.report("E0402", f"{owner_text} is {show(obj_t)}, which has no '{name}'", span, None)
+        if name in self.d.player_fields:
+            hint = f"'{name}' is a player attribute: read it from a player, e.g. seat 1's {name}"
+        elif self.card_field(name, None) is not None:
+            hint = f"'{name}' is a card field: read it from a card, e.g. (top card of your deck)'s {name}"
+        else:
+            hint = ("only players ('player has:') and cards ('card type') have named values: "
+                    f"declare '{name}' on one and read it from a player or a card")
+        self.report("E0402", f"{owner_text} is {show(obj_t)}, which has no '{name}'", span, hint)
         return ANY
 
     def t_FieldAccess(self, e, sc):
@@ -505,7 +546,8 @@ class Typer:
     def t_WhereExpr(self, e, sc):
         t = self.infer(e.coll, sc)
         if not is_list(t) and t != ANY:
-            self.report("E0404", f"'where' filters a collection, but this is {show(t)}", e.coll.span, None)
+            self.report("E0404", f"'where' filters a collection, but this is {show(t)}", e.coll.span,
+                        "a collection is e.g. players, cards in a zone, or a list [a, b]")
         self.want(e.cond, FLAG, sc.child(it_type=elem(t)))
         return t if is_list(t) else list_of(ANY)
 
@@ -535,9 +577,12 @@ class Typer:
                 if t == NONE:
                     self.none_here(side, NUMBER)
                 elif not compatible(t, NUMBER):
-                    self.report("E0405", f"'{e.op}' compares numbers, but this is {show(t)}", side.span, None)
+                    self.report("E0405", f"'{e.op}' compares numbers, but this is {show(t)}", side.span,
+                                "'<', '<=', '>' and '>=' work on numbers only; to test whether two "
+                                "things are the same, write = (or is not)")
         elif not compatible(lt, rt):
-            self.report("E0406", f"cannot compare {show(lt)} with {show(rt)}", e.span, None)
+            self.report("E0406", f"cannot compare {show(lt)} with {show(rt)}", e.span,
+                        f"both sides must be the same kind of thing: compare {show(lt)} with {example(lt)}")
         return FLAG
 
     def t_IsEmpty(self, e, sc):
@@ -546,7 +591,9 @@ class Typer:
             self.report("E0407", "a list of zones is never empty: say which cards", e.span,
                         "write: (cards in every hand) is empty")
         elif not (is_list(t) or t in (ZONE, ANY)):
-            self.report("E0407", f"only a zone or a collection can be empty, but this is {show(t)}", e.span, None)
+            self.report("E0407", f"only a zone or a collection can be empty, but this is {show(t)}", e.span,
+                        "ask it of a zone or a collection, e.g. your hand is empty"
+                        + ("; to test a number, write = 0" if t == NUMBER else ""))
         return FLAG
 
     def t_IsIn(self, e, sc):
@@ -554,15 +601,19 @@ class Typer:
         if ct == ZONE:
             ct = list_of(CARD)
         if not is_list(ct) and ct != ANY:
-            self.report("E0404", f"'is in' needs a collection on its right, but this is {show(ct)}", e.coll.span, None)
+            self.report("E0404", f"'is in' needs a collection on its right, but this is {show(ct)}", e.coll.span,
+                        "a collection is e.g. players, cards in a zone, or a list [a, b]; to test whether "
+                        "two things are the same, write =")
         elif is_list(ct) and not compatible(it, ct[1]):
-            self.report("E0406", f"cannot look for {show(it)} among {show(ct[1])}s", e.span, None)
+            self.report("E0406", f"cannot look for {show(it)} among {plural(ct[1])}", e.span,
+                        f"look for {example(ct[1])}, or in a collection of {plural(it)}")
         return FLAG
 
     def t_IsA(self, e, sc):
         self.want(e.operand, CARD, sc)
         if e.type_name not in self.d.card_types:
-            self.report("E0209", f"unknown card type '{e.type_name}'", e.span, suggest(e.type_name, self.d.card_types))
+            self.report("E0209", f"unknown card type '{e.type_name}'", e.span,
+                        card_type_hint(e.type_name, self.d.card_types))
         return FLAG
 
     def t_Arith(self, e, sc):
@@ -579,7 +630,7 @@ class Typer:
         if got == NONE and needs_value(t):
             self.none_here(e, t)
         elif not compatible(got, t):
-            self.report("E0408", f"expected {show(t)} here, but this is {show(got)}", e.span, None)
+            self.report("E0408", f"expected {show(t)} here, but this is {show(got)}", e.span, f"give {example(t)}")
         return got
 
     def none_here(self, e, t) -> None:

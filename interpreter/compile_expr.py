@@ -701,7 +701,9 @@ class ExprCompiler:
             if x is None or y is None:
                 raise none_error()
             if y == 0:
-                raise RuleError("division by zero", span)
+                raise RuleError("division by zero", span,
+                                "test the divisor before dividing, e.g. if d > 0: ... "
+                                "(or divide by a number that is never 0)")
             return x // y
         return div
 

@@ -132,7 +132,9 @@ class Machine(Triggers, Decisions):
         except RuleError as err:
             raise GameAborted(err.code or "E0802", err.message, err.span or self.where(code, pc), err.hint) from None
         except RecursionError:
-            raise GameAborted("E0803", "rules nested too deeply while running", self.where(code, pc), None) from None
+            raise GameAborted("E0803", "rules nested too deeply while running", self.where(code, pc),
+                              "a value or procedure that uses itself never stops here: give it an 'if' that "
+                              "stops before it uses itself again, or use repeat / for each") from None
         except MemoryError:
             # the backstop of interpreter/memory.py: the game outgrew MAX_GAME_MEMORY. Lift the
             # limit and drop the game's frames (their lists are what grew) before building the error.

@@ -233,8 +233,8 @@ CASES: tuple[Case, ...] = (
     # --- declarations (dsl/checks/declarations.py) ---
     Case("E0101", 3, checked(HEAD + "keyword Farsight(x: nunber):\n    when round_started:\n        stop\n")),
     Case("E0102", 4, checked(HEAD + "enum Side: up, down\nenum Side: left, right\n")),
-    # the span is the whole game block: the diagnostic points at its first line, not at players:
-    Case("E0103", 1, checked('game "T":\n    players: 6 to 2\n')),
+    # points at the players: line it is about, not the game block's first line
+    Case("E0103", 2, checked('game "T":\n    players: 6 to 2\n')),
     Case("E0104", 4, checked(HEAD + "card type Unit:\n    name: text\n")),
     Case("E0105", 1, checked("enum Side: up, down\n")),
     Case("E0106", 5, checked(HEAD + 'round "A":\n    say "a"\nround "B":\n    say "b"\n')),

@@ -11,7 +11,7 @@ from ..diagnostics import DiagnosticSink
 from ..model import BUILTIN_EVENTS, Declarations
 from ..registry import STATEMENT, dispatch
 from ..types import (ANY, CARD, CARD_PSEUDO_FIELDS, FLAG, NONE, NUMBER, PLAYER, TEXT, ZONE, Scope, Typer,
-                     compatible, elem, is_list, list_of, show, suggest)
+                     compatible, elem, example, is_list, list_of, show, suggest)
 
 MAX_SETTLE_ROUNDS = 10      # replacement parameter types feeding calls feeding types: bounded
 
@@ -267,13 +267,15 @@ class BodyChecker:
         t = self._assignable(s.target, sc)
         v = self.expr(s.value, sc)
         if not compatible(t, v):
-            self._report("E0408", f"cannot set {show(t)} to {show(v)}", s.value.span, None)
+            self._report("E0408", f"cannot set {show(t)} to {show(v)}", s.value.span,
+                         f"a value keeps its kind: set it to {example(t)}")
 
     def s_AddStmt(self, s, sc):
         t = self._assignable(s.target, sc)
         self.expr(s.amount, sc, NUMBER)
         if not compatible(t, NUMBER):
-            self._report("E0408", f"only numbers can be added to, but this is {show(t)}", s.target.span, None)
+            self._report("E0408", f"only numbers can be added to, but this is {show(t)}", s.target.span,
+                         "add to a number, e.g. add 1 to your score; to put a card somewhere, use move")
 
     s_SubtractStmt = s_AddStmt
 
@@ -307,7 +309,8 @@ class BodyChecker:
         if t == NONE:
             self.typer.none_here(s.player, PLAYER)
         elif not (compatible(t, PLAYER) or compatible(t, list_of(PLAYER))):
-            self._report("E0408", f"expected a player or players here, but this is {show(t)}", s.player.span, None)
+            self._report("E0408", f"expected a player or players here, but this is {show(t)}", s.player.span,
+                         f"give {example(PLAYER)}, or players where ...")
 
     def s_WinStmt(self, s, sc):
         self.expr(s.player, sc, PLAYER)
@@ -340,7 +343,8 @@ class BodyChecker:
     def s_RollStmt(self, s, sc):
         self.expr(s.count, sc, NUMBER)
         if s.die not in self.d.dice:
-            self._report("E0212", f"unknown die '{s.die}'", s.span, suggest(s.die, self.d.dice))
+            self._report("E0212", f"unknown die '{s.die}'", s.span, suggest(s.die, self.d.dice) or (
+                f"declare it first with its faces, e.g. die {s.die}: [hit], [miss], [hit, hit]"))
         self.bind(s.name, list_of(list_of(TEXT)), s.span, sc)
 
     def s_CounterStmt(self, s, sc):
@@ -387,7 +391,9 @@ class BodyChecker:
     def s_ForStmt(self, s, sc):
         t = self.expr(s.coll, sc)
         if not is_list(t) and t != ANY:
-            self._report("E0404", f"'for each' needs a collection, but this is {show(t)}", s.coll.span, None)
+            self._report("E0404", f"'for each' needs a collection, but this is {show(t)}", s.coll.span,
+                         "loop over a collection, e.g. for each p in players; to do something N times, "
+                         "write repeat N times:")
         self.bind_block_name(s.name, elem(t), s.span, sc)
         inner = sc.nested(s.span.line, loop_depth=sc.loop_depth + 1)
         inner.locals[s.name] = elem(t)
@@ -465,7 +471,7 @@ class BodyChecker:
                                 suggest(ab.field, self.typer.all_card_fields()))
             elif ft != NUMBER:
                 self._report("E0408", f"only number fields can be modified, but '{ab.field}' is {show(ft)}",
-                                ab.span, None)
+                                ab.span, "modify a number field of the card type (declared as: power: number)")
             self.expr(ab.amount, sc, NUMBER)
             if ab.cond is not None:
                 self.expr(ab.cond, sc, FLAG)
@@ -511,7 +517,7 @@ def bodies(d: Declarations, sink: DiagnosticSink) -> None:
         for ab in cd.abilities:
             bc.ability(ab, cd.type_name if cd.type_name in d.card_types else None, Scope())
     for kw in d.keywords.values():
-        params = {p.name: bc.typer.type_of_ref(p.type) for p in kw.params}
+        params = {p.name: bc.typer.type_of_ref(p.type, report=False) for p in kw.params}   # E0101: declarations
         for ab in kw.abilities:
             bc.ability(ab, None, Scope(dict(params)))
     if d.trigger_order:

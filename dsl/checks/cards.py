@@ -11,7 +11,7 @@ from .. import ast as A
 from ..bounds import MAX_CARD_COPIES, MAX_CARDS
 from ..diagnostics import DiagnosticSink
 from ..model import CardDef, Declarations
-from ..types import suggest
+from ..types import card_type_hint, suggest
 
 
 def literal(e, fd: A.FieldDecl | None, d: Declarations, sink: DiagnosticSink, where: str):
@@ -26,9 +26,11 @@ def literal(e, fd: A.FieldDecl | None, d: Declarations, sink: DiagnosticSink, wh
             sink.error("E0501", f"{_show(e)} is not a number ({where})", e.span, "write a whole number like 3")
             return 0
         if fd.at_least is not None and e.value < fd.at_least:
-            sink.error("E0502", f"{e.value} is below the least allowed ({fd.at_least}) for {where}", e.span, None)
+            sink.error("E0502", f"{e.value} is below the least allowed ({fd.at_least}) for {where}", e.span,
+                       _range_hint(fd))
         if fd.at_most is not None and e.value > fd.at_most:
-            sink.error("E0502", f"{e.value} is above the most allowed ({fd.at_most}) for {where}", e.span, None)
+            sink.error("E0502", f"{e.value} is above the most allowed ({fd.at_most}) for {where}", e.span,
+                       _range_hint(fd))
         return e.value
     if tname == "flag":
         if not isinstance(e, A.Bool):
@@ -57,6 +59,17 @@ def literal(e, fd: A.FieldDecl | None, d: Declarations, sink: DiagnosticSink, wh
     if isinstance(e, A.Name):
         return e.name
     return None
+
+
+def _range_hint(fd: A.FieldDecl) -> str:
+    """What E0502 asks for: a value within the field's bounds, or other bounds."""
+    if fd.at_least is not None and fd.at_most is not None:
+        allowed = f"from {fd.at_least} to {fd.at_most}"
+    elif fd.at_least is not None:
+        allowed = f"of at least {fd.at_least}"
+    else:
+        allowed = f"of at most {fd.at_most}"
+    return f"write a number {allowed}, or change the bounds where '{fd.name}' is declared (line {fd.span.line})"
 
 
 def _show(e) -> str:
@@ -125,7 +138,7 @@ def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
         ct = d.card_types.get(table.type_name)
         if ct is None:
             sink.error("E0209", f"unknown card type '{table.type_name}'", table.span,
-                       suggest(table.type_name, d.card_types))
+                       card_type_hint(table.type_name, d.card_types))
             continue
         check_zone(table.zone, table.span)
         fields = {f.name: f for f in ct.fields}
@@ -172,7 +185,8 @@ def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
     for cd in d.cards:
         ct = d.card_types.get(cd.type_name)
         if ct is None:
-            sink.error("E0209", f"unknown card type '{cd.type_name}'", cd.span, suggest(cd.type_name, d.card_types))
+            sink.error("E0209", f"unknown card type '{cd.type_name}'", cd.span,
+                       card_type_hint(cd.type_name, d.card_types))
             continue
         check_zone(cd.zone, cd.span)
         fields = {f.name: f for f in ct.fields}

@@ -10,7 +10,7 @@ from collections import Counter
 from .. import ast as A
 from ..diagnostics import DiagnosticSink
 from ..model import Declarations
-from ..types import CARD_PSEUDO_FIELDS
+from ..types import BASIC, CARD_PSEUDO_FIELDS, suggest
 
 RESERVED_FIELDS = ("name", "type", "copies", *CARD_PSEUDO_FIELDS)
 
@@ -37,7 +37,8 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
                     sink.error("E0102", "the game is declared twice", decl.span, "keep one 'game' block")
                 d.game = decl
                 if decl.min_players < 1 or decl.max_players < decl.min_players:
-                    sink.error("E0103", f"players: {decl.min_players} to {decl.max_players} is not a range", decl.span,
+                    sink.error("E0103", f"players: {decl.min_players} to {decl.max_players} is not a range",
+                               decl.players_span or decl.span,
                                "write the smaller number first, e.g. players: 2 to 6")
             case A.EnumDecl():
                 unique("enum", decl.name, decl.span, d.enums, decl)
@@ -105,7 +106,31 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
     if len(d.rounds) > 1:
         sink.error("E0106", "a game has one 'round' block", d.rounds[1].span,
                    "put the phases and steps of a round inside one 'round' block")
+    _check_type_names(module, d, sink)
     for name in d.defines:
         if name in d.procedures:
             sink.error("E0102", f"'{name}' is both a value and a procedure", d.defines[name].span, "rename one")
     return d
+
+
+def _declared_types(module: A.Module):
+    """Every type name written in the file, where it is written: the fields of card types,
+    player and game attributes, and the parameters of events and keywords."""
+    for decl in module.decls:
+        if isinstance(decl, A.OverrideDecl):
+            decl = decl.decl
+        if isinstance(decl, (A.CardTypeDecl, A.AttrsDecl)):
+            yield from (f.type for f in decl.fields)
+        elif isinstance(decl, (A.EventDecl, A.KeywordDecl)):
+            yield from (p.type for p in decl.params)
+
+
+def _check_type_names(module: A.Module, d: Declarations, sink: DiagnosticSink) -> None:
+    """E0101 where an unknown type is declared: unchecked, a field of type `nunber` would take
+    any value and every use of it would pass as well."""
+    known = [*BASIC, *d.enums, *d.card_types]
+    for ref in _declared_types(module):
+        if ref.name not in known:
+            sink.error("E0101", f"unknown type '{ref.name}'", ref.span,
+                       suggest(ref.name, known) or "a type is number, flag, text, player, card, zone, "
+                       "an enum or a card type (declare one with 'enum Name: a, b' or 'card type Name:')")
