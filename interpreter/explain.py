@@ -66,8 +66,8 @@ def _operand(part, labels) -> str:
 
 
 # ---------------------------------------------------------------------------- expressions as written
-# A node's span has a reliable start but not a reliable end (a node's end is where Lark's meta
-# says, which for some rules lies before the start), so operands are written from the AST.
+# Operands are written from the AST, not sliced from the source: the same words whatever the
+# spacing, brackets and line breaks of the file.
 
 def _w(e, inner: bool = False) -> str:
     text = written(e)
@@ -155,22 +155,6 @@ class Sources:
     def line(self, path: str, number: int) -> str:
         lines = self.lines(path)
         return lines[number - 1] if 0 < number <= len(lines) else ""
-
-    def block_end(self, path: str, line: int) -> int:
-        """The last line of the block headed by `line`: every following line indented deeper
-        (blank lines inside it included, trailing ones not) — the rule's whole text."""
-        lines = self.lines(path)
-        head = self.line(path, line)
-        indent = len(head) - len(head.lstrip())
-        end = line
-        for n in range(line + 1, len(lines) + 1):
-            text = lines[n - 1]
-            if not text.strip():
-                continue
-            if len(text) - len(text.lstrip()) <= indent:
-                break
-            end = n
-        return end
 
 
 # ---------------------------------------------------------------------------- finding rules
@@ -296,7 +280,7 @@ def listing(game: Game, part: Part) -> list[str]:
     targets = jump_targets(code)
     labels = {pc: f"L{i}" for i, pc in enumerate(targets, 1)}
     span = part.span
-    last = src.block_end(span.path, span.line) if span is not None else 0
+    last = span.end_line if span is not None else 0
     pcs = [pc for pc in range(len(code.ops)) if span is None or _inside(code.spans[pc], span, last)]
     shown = span.line - 1 if span is not None else 0
     width = len(str(max(last, 1)))
@@ -330,7 +314,7 @@ def _inside(at, span, last: int) -> bool:
 def _source_lines(src: Sources, span) -> list[str]:
     if span is None:
         return []
-    last = src.block_end(span.path, span.line)
+    last = span.end_line
     return [f"{n:>{len(str(last))}} │ {src.line(span.path, n)}" for n in range(span.line, last + 1)]
 
 

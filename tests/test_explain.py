@@ -53,7 +53,7 @@ def test_every_rule_lists_with_its_source_lines(path):
             assert not UNDESCRIBED.search(text), f"{name}:\n{text}"
             if part.span is None:
                 continue
-            last = src.block_end(part.span.path, part.span.line)
+            last = part.span.end_line       # a rule's span ends on its last written line
             for n in range(part.span.line, last + 1):
                 shown = f"{n:>{len(str(last))}} │ {src.line(part.span.path, n)}"
                 assert shown in lines, f"{name}: source line {n} is not shown\n{text}"

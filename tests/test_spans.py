@@ -141,3 +141,13 @@ def test_an_expression_over_several_lines_in_brackets():
     assert sliced(text, let.span) == 'let n be (1 +\n        2)'
     assert sliced(text, let.value.span) == '1 +\n        2'
     assert span_problems(text, module) == []
+
+
+def test_explain_shows_a_rule_from_its_span():
+    from cardsmith.dsl.loader import load_text
+    from cardsmith.interpreter.explain import explain
+
+    game = load_text('game "T":\n    players: 2 to 2\n\nround "R":\n    say "a"\n\n    say "b"\n'
+                     '    # a note after the last statement\n\n# about setup\nsetup:\n    say "c"\n')
+    shown = [line.split("│")[0].strip() for line in explain(game, "R").split("\n") if "│" in line]
+    assert shown == ["4", "5", "6", "7"]      # blank line 6 inside the rule; not the note on 8
