@@ -16,6 +16,7 @@ from .diagnostics import Diagnostic
 from .terminal import for_terminal
 
 TAB_WIDTH = 4       # the indenter's tab_len, so tabs look the way the parser counted them
+SHOWN = 160         # a longer source line is shown cut to this many characters around the caret
 
 _RESET = "\x1b[0m"
 _BOLD = "\x1b[1m"
@@ -38,8 +39,9 @@ def render_diagnostic(d: Diagnostic, sources: Mapping[str, object], color: bool 
     pad = " " * len(number) if line is not None else ""
     if line is not None:
         end = span.end_column if span.end_line == span.line else len(line) + 1
-        start = _width(_display(line[:span.column - 1]))
-        carets = "^" * max(_width(_display(line[:end - 1])) - start, 1)
+        line, first, last = _around(line, span.column - 1, end - 1)
+        start = _width(_display(line[:first]))
+        carets = "^" * max(_width(_display(line[:last])) - start, 1)
         text = _display(line).rstrip()
         out.append(f"{paint(_GUTTER, f' {number} |')}{' ' + text if text else ''}")
         out.append(f"{paint(_GUTTER, f' {pad} |')} {' ' * start}{paint(tone, carets)}")
@@ -81,6 +83,21 @@ def _source_line(source: object, number: int) -> str | None:
     if number > len(lines) or (number == len(lines) and not lines[-1]):
         return None
     return lines[number - 1].rstrip("\r")
+
+
+def _around(line: str, first: int, last: int) -> tuple[str, int, int]:
+    """The part of a long line worth showing: at most SHOWN characters around the span (a
+    stranger's file may hold a line of thousands), cut ends marked with '…'. Returns the part and
+    the span's first and last character positions in it."""
+    if len(line) <= SHOWN:
+        return line, first, last
+    lo = max(0, min(first - SHOWN // 3, len(line) - SHOWN))
+    hi = lo + SHOWN
+    head = "…" if lo else ""
+    tail = "…" if hi < len(line) else ""
+    first = min(max(first - lo, 0), SHOWN)
+    last = min(max(last - lo, first + 1), SHOWN)
+    return head + line[lo:hi] + tail, first + len(head), last + len(head)
 
 
 def _display(text: str) -> str:

@@ -108,3 +108,28 @@ def test_summary_counts_and_places():
     assert summary([UNUSED]) == "1 warning in games/x.cards"
     assert summary([UNKNOWN_ZONE, UNKNOWN_ZONE, UNUSED]) == "2 errors, 1 warning in games/x.cards"
     assert summary([UNKNOWN_ZONE, other]) == "2 errors in 2 files"
+
+
+def test_a_very_long_line_is_shown_around_the_caret():
+    from cardsmith.dsl.diagnostics import Diagnostic
+    from cardsmith.dsl.render import SHOWN, render_diagnostic
+    from cardsmith.dsl.source import Source, Span
+    line = "x" * 3000 + "BAD" + "y" * 3000
+    src = Source("long.cards", line + "\n")
+    shown = render_diagnostic(Diagnostic("E0201", "unknown name 'BAD'", Span("long.cards", 1, 3001, 1, 3004), None),
+                              {"long.cards": src})
+    text_line, caret_line = shown.splitlines()[1:3]
+    assert len(text_line) < SHOWN + 20 and len(caret_line) < SHOWN + 20
+    assert text_line.startswith(" 1 | …") and text_line.endswith("…")
+    at = caret_line.index("^")
+    assert text_line[at:at + 3] == "BAD" and caret_line[at:].rstrip() == "^^^"
+
+
+def test_a_short_line_is_shown_whole():
+    from cardsmith.dsl.diagnostics import Diagnostic
+    from cardsmith.dsl.render import render_diagnostic
+    from cardsmith.dsl.source import Source, Span
+    src = Source("s.cards", "move top card of your dek to your hand\n")
+    shown = render_diagnostic(Diagnostic("E0201", "unknown zone 'dek'", Span("s.cards", 1, 23, 1, 26), None),
+                              {"s.cards": src})
+    assert " 1 | move top card of your dek to your hand" in shown and "…" not in shown
