@@ -311,7 +311,7 @@ def view_lines(view: Any, indent: int = 0) -> list[str]:
 
     Mappings become ``key: value`` lines (nested ones indented), lists of plain
     values are joined with commas, lists of mappings become one line per item
-    (a card ``{"name": "Axe Pilot", "strength": 4}`` reads ``Axe Pilot (strength 4)``).
+    (a card ``{"name": "Blue Flame", "number": 5}`` reads ``Blue Flame (number 5)``).
     """
     pad = "  " * indent
     if isinstance(view, dict):

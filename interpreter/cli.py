@@ -314,7 +314,7 @@ class _EventPrinter:
 
 
 def format_event(event: dict, color: bool = False) -> str:
-    """``   12  Player 1 reveals Axe Pilot.  (space_war_in_space.cards:120:9)``"""
+    """``   12  Player 1 reveals Blue Flame.  (signal_fires.cards:120:9)``"""
     number = event.get("n", "")
     text = _safe(event.get("text") or event.get("event", ""))
     rule = _safe(event.get("rule") or "")

@@ -1,9 +1,9 @@
 """Scenarios: rules tests written in the language (brief item 11).
 
-    scenario "A tie goes to War" with 2 players:
-        give seat 1 the choice Dwarves      # script the next choices of a player
+    scenario "A tie is played out" with 2 players:
+        give seat 1 the choice Red          # script the next choices of a player
         play setup                           # the game's own setup
-        put_on_top(seat 1, "Axe Pilot")      # stack the decks with ordinary rules
+        put_on_top(seat 1, "Blue Flame")     # stack the decks with ordinary rules
         play 1 round
         expect count(cards in seat 1's discard) = 8
 
