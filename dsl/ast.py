@@ -816,6 +816,15 @@ class TriggerOrderDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class ValueDecl:
+    """`value for p as p's score - 3 * count(cards in p's hand)`: how well p stands, read by
+    the agents (docs/agents.md); it changes no rule of the game."""
+    span: Span
+    player: str
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class WindowDecl:
     """`response window "Answers": opens after action_used ...`"""
     span: Span
@@ -849,6 +858,23 @@ class NoteDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class TermDecl:
+    """`term "Capture": "the winner of a Contest takes every card in it"`: a word of the game's
+    own, for the rulebook's glossary."""
+    span: Span
+    word: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class CreditDecl:
+    """`credit "Game design": "A. Designer", "B. Designer"`: who made the game, for the rulebook."""
+    span: Span
+    role: str
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ImportDecl:
     span: Span
     path: str
@@ -877,7 +903,7 @@ class ScenarioDecl:
 
 Decl = Union[GameDecl, EnumDecl, CardTypeDecl, AttrsDecl, ZoneDecl, CardTable, CardDecl, DieDecl,
              EventDecl, DefineDecl, ProcedureDecl, KeywordDecl, SetupDecl, RoundDecl, EndCheckDecl,
-             TriggerOrderDecl, WindowDecl, StackDecl, ProseDecl, NoteDecl, ImportDecl, ExtendsDecl,
+             TriggerOrderDecl, ValueDecl, WindowDecl, StackDecl, ProseDecl, NoteDecl, TermDecl, CreditDecl, ImportDecl, ExtendsDecl,
              OverrideDecl, ScenarioDecl]
 
 

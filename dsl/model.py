@@ -48,10 +48,13 @@ class Declarations:
     rounds: list[A.RoundDecl] = field(default_factory=list)
     end_checks: list[A.EndCheckDecl] = field(default_factory=list)
     trigger_order: A.TriggerOrderDecl | None = None
+    value: A.ValueDecl | None = None            # how well a player stands, for the agents
     windows: list[A.WindowDecl] = field(default_factory=list)
     stacks: list[A.StackDecl] = field(default_factory=list)
     prose: list[A.ProseDecl] = field(default_factory=list)
     notes: list[A.NoteDecl] = field(default_factory=list)
+    terms: dict[str, A.TermDecl] = field(default_factory=dict)     # by the word, lower case
+    credits: list[A.CreditDecl] = field(default_factory=list)
     scenarios: list[A.ScenarioDecl] = field(default_factory=list)
     # procedure name -> one type per parameter, agreed by every call of it in the game (`any`
     # where calls disagree); set by the body checks, read by `instead of <procedure>` abilities

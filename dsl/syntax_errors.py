@@ -27,7 +27,7 @@ from .source import Span
 DECLARATION_STARTS = (
     "game", "enum", "card type", "card", "cards", "zone", "player has", "game has", "die",
     "event", "define", "procedure", "keyword", "setup", "round", "as soon as",
-    "order simultaneous triggers", "response window", "stack", "rule", "interpretation",
+    "order simultaneous triggers", "response window", "stack", "rule", "interpretation", "term", "credit",
     "import", "extends", "override", "scenario",
 )
 

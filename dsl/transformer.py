@@ -170,6 +170,12 @@ class ToAst(Transformer):
     def note_decl(self, meta, ch):
         return A.NoteDecl(self._span(meta), self._text(ch[0]))
 
+    def term_decl(self, meta, ch):
+        return A.TermDecl(self._span(meta), self._text(ch[0]), self._text(ch[1]))
+
+    def credit_decl(self, meta, ch):
+        return A.CreditDecl(self._span(meta), self._text(ch[0]), tuple(self._text(c) for c in ch[1:]))
+
     # ----------------------------------------------------------------- declarations
     def enum_decl(self, meta, ch):
         names = self._names(ch)
@@ -373,6 +379,9 @@ class ToAst(Transformer):
 
     def round_decl(self, meta, ch):
         return A.RoundDecl(self._span(meta), self._text(ch[0]), ch[1])
+
+    def value_decl(self, meta, ch):
+        return A.ValueDecl(self._span(meta), str(ch[0]), ch[1])
 
     def end_check_decl(self, meta, ch):
         return A.EndCheckDecl(self._span(meta), ch[0], ch[1])

@@ -87,6 +87,11 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
                 d.end_checks.append(decl)
             case A.TriggerOrderDecl():
                 d.trigger_order = decl
+            case A.ValueDecl():
+                if d.value is not None:
+                    sink.error("E0102", "the players' value is declared twice", decl.span,
+                               f"keep one 'value for ... as ...'; the first is at line {d.value.span.line}")
+                d.value = decl
             case A.WindowDecl():
                 d.windows.append(decl)
             case A.StackDecl():
@@ -95,6 +100,15 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
                 d.prose.append(decl)
             case A.NoteDecl():
                 d.notes.append(decl)
+            case A.TermDecl():
+                key = " ".join(decl.word.lower().split())
+                if key in d.terms:
+                    sink.error("E0102", f"the term '{decl.word}' is defined twice (first at line "
+                               f"{d.terms[key].span.line})", decl.span, "keep one definition of each term")
+                else:
+                    d.terms[key] = decl
+            case A.CreditDecl():
+                d.credits.append(decl)
             case A.ScenarioDecl():
                 d.scenarios.append(decl)
             case A.ImportDecl() | A.ExtendsDecl():
