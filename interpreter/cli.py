@@ -8,6 +8,8 @@
     cardsmith rulebook FILE -o DIR             the printable rulebook (html, pdf or md)
     cardsmith diagram FILE -o OUT.svg          the phase diagram, or the zones' card flow
     cardsmith explain FILE RULE | --list       a rule's compiled instructions beside its source lines
+    cardsmith fmt FILE... [--check]            the canonical layout of .cards files (- : stdin to stdout)
+    cardsmith lsp                              the language server for editors, on stdio
 
 Exit codes: 0 done; 1 the input has errors (diagnostics are printed, never a traceback);
 2 a game ran past its step bound, or the command line is malformed; 3 an internal error
@@ -154,6 +156,16 @@ def build_parser() -> argparse.ArgumentParser:
                          help='a procedure, round, phase or step, setup, "Card Name" or "Card Name".2')
     explain.add_argument("--list", action="store_true", help="list the rules RULE may name")
     explain.set_defaults(run=cmd_explain)
+
+    fmt = commands.add_parser("fmt", help="lay out .cards files the one canonical way, keeping comments")
+    fmt.add_argument("files", nargs="+", metavar="FILE", help="files to rewrite in place; - reads "
+                     "standard input and writes the result to standard output")
+    fmt.add_argument("--check", action="store_true",
+                     help="change nothing; exit 1 if a file is not laid out canonically (for CI)")
+    fmt.set_defaults(run=cmd_fmt)
+
+    lsp = commands.add_parser("lsp", help="the language server for editors (VS Code, Neovim, ...), on stdio")
+    lsp.set_defaults(run=cmd_lsp)
     return parser
 
 
@@ -195,6 +207,51 @@ def cmd_check(args: argparse.Namespace) -> int:
             note = f" ({warnings} warning{'s' * (warnings != 1)})" if warnings else ""
             print(f"{path}: ok{note}")
     return EXIT_ERRORS if failed else EXIT_OK
+
+
+# ---------------------------------------------------------------- fmt and lsp
+
+
+def cmd_fmt(args: argparse.Namespace) -> int:
+    from cardsmith.dsl.fmt import format_file, format_text
+    from cardsmith.dsl.render import render_all
+
+    failed = False
+    color = _is_terminal(sys.stdout)
+    for path in args.files:
+        if path == "-":
+            text = sys.stdin.read()
+            try:
+                formatted = format_text(text, "<stdin>")
+            except CardsmithError as err:
+                _write(sys.stderr, render_all(err.diagnostics, err.sources))
+                failed = True
+                continue
+            if args.check:
+                failed |= formatted != text
+            else:
+                sys.stdout.write(formatted)
+            continue
+        text, formatted, diagnostics, sources = format_file(path)
+        if formatted is None:
+            _write(sys.stdout, render_all(diagnostics, sources, color=color))
+            failed = True
+        elif formatted == text:
+            print(f"{_safe(path)}: already formatted")
+        elif args.check:
+            print(f"{_safe(path)}: would be reformatted")
+            failed = True
+        else:
+            Path(path).write_text(formatted, encoding="utf-8", newline="\n")
+            print(f"{_safe(path)}: formatted")
+    return EXIT_ERRORS if failed else EXIT_OK
+
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    from cardsmith.dsl.lsp.server import serve
+
+    serve()
+    return EXIT_OK
 
 
 # ---------------------------------------------------------------- play
