@@ -524,6 +524,8 @@ def bodies(d: Declarations, sink: DiagnosticSink) -> None:
         for key in d.trigger_order.keys:
             if key.expr is not None:
                 bc.expr(key.expr, Scope(it_type=CARD, in_ability=True), NUMBER)
+    if d.value is not None:     # `value for p as ...`: a number for the player p (and `you`)
+        bc.expr(d.value.expr, Scope({d.value.player: PLAYER}, you=True), NUMBER)
     scenarios(d, bc)
     for w in d.windows:
         for ev in w.after:

@@ -440,6 +440,15 @@ def describe_order_key(k: A.OrderKey, ctx: Ctx) -> str:
     return f"{np(k.expr, c)} ({'highest' if k.highest_first else 'lowest'} first)"
 
 
+def describe_value(v: A.ValueDecl, ctx: Ctx) -> str:
+    """`value for p as p's score` → the sentence the rulebook prints about the computer players."""
+    c = ctx.child()
+    c.bind(v.player, PLAYER, Ref("the player", "the player's"))
+    c.you = Ref("the player", "the player's")
+    return ("The computer players judge how well a player stands by "
+            f"{plain(np(v.expr, c))}, and play to raise it. This is advice, not a rule.")
+
+
 def describe_field(fd: A.FieldDecl, ctx: Ctx) -> str:
     """`bonus: number = 0, at least 0` → "a number, at least 0; starts at 0"."""
     t = fd.type

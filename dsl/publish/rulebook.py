@@ -156,7 +156,7 @@ class BookBuilder:
             plan.append(("Procedures and values", self.ch_procedures))
         if d.trigger_order or d.stacks or d.windows or d.keywords:
             plan.append(("Simultaneous effects and the stack", self.ch_timing))
-        if d.end_checks:
+        if d.end_checks or d.value:
             plan.append(("The end of the game", self.ch_end))
         if d.prose:
             plan.append(("Further rules", self.ch_prose))
@@ -448,6 +448,8 @@ class BookBuilder:
             c = self.ctx.child()
             s = self.sub(sec, "As soon as " + E.plain(E.cond(ec.cond, c)))
             s.blocks.extend(doc_and_rules(ec.body, c))
+        if self.d.value is not None:        # `value for p as ...`: what the agents play for
+            self.sub(sec, "Playing well").blocks.append(prose([E.describe_value(self.d.value, self.ctx)]))
 
     def ch_prose(self, sec: Section) -> None:
         for p in self.d.prose:
