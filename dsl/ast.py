@@ -621,6 +621,7 @@ class FieldDecl:
     at_least: int | None
     at_most: int | None
     docs: tuple[str, ...]
+    label: str | None = None            # the display name for the rulebook: `race_leader "Race Leader": flag`
 
 
 @dataclass(frozen=True, slots=True)
@@ -638,10 +639,11 @@ class GameDecl:
 
 @dataclass(frozen=True, slots=True)
 class EnumDecl:
-    """`enum Colour: red, blue`"""
+    """`enum Colour: red, blue "Deep Blue"`"""
     span: Span
     name: str
     members: tuple[str, ...]
+    labels: tuple[tuple[str, str], ...] = ()   # (member, display name) where the file gives one; the log keeps the member
 
 
 @dataclass(frozen=True, slots=True)
@@ -683,6 +685,7 @@ class ZoneDecl:
     visibility: str          # "hidden" | "owner" | "public"
     capacity: int | None
     doc: str | None
+    label: str | None = None            # the display name for the rulebook: `zone survivors "Survivors pile": ...`
 
 
 @dataclass(frozen=True, slots=True)

@@ -178,8 +178,12 @@ class ToAst(Transformer):
 
     # ----------------------------------------------------------------- declarations
     def enum_decl(self, meta, ch):
-        names = self._names(ch)
-        return A.EnumDecl(self._span(meta), names[0], tuple(names[1:]))
+        members = [m for m in ch[1:]]
+        return A.EnumDecl(self._span(meta), str(ch[0]), tuple(m for m, _ in members),
+                          tuple((m, label) for m, label in members if label is not None))
+
+    def enum_member(self, meta, ch):
+        return str(ch[0]), (self._text(ch[1]) if len(ch) > 1 else None)
 
     def card_type_decl(self, meta, ch):
         name = str(ch[0])
@@ -205,6 +209,8 @@ class ToAst(Transformer):
 
     def field_decl(self, meta, ch):
         name = str(ch[0])
+        label = self._text(ch[1]) if _is_tok(ch[1], "STRING") else None
+        ch = [ch[0]] + list(ch[2 if label is not None else 1:])
         type_ref = ch[1]
         default = None
         lo = hi = None
@@ -218,7 +224,7 @@ class ToAst(Transformer):
                 docs.append(item.text)
             else:
                 default = item
-        return A.FieldDecl(self._span(meta), name, type_ref, default, lo, hi, tuple(docs))
+        return A.FieldDecl(self._span(meta), name, type_ref, default, lo, hi, tuple(docs), label)
 
     def at_least(self, meta, ch):
         return ("at_least", self._int(ch[0]))
@@ -235,7 +241,8 @@ class ToAst(Transformer):
     def zone_decl(self, meta, ch):
         name = str(ch[0])
         per_player, ordered, visibility, capacity, doc = False, True, "public", None, None
-        for item in ch[1:]:
+        label = self._text(ch[1]) if _is_tok(ch[1], "STRING") else None
+        for item in ch[2 if label is not None else 1:]:
             if _is_tok(item, "STRING"):
                 doc = self._text(item)
                 continue
@@ -254,7 +261,7 @@ class ToAst(Transformer):
                 visibility = "owner"
             elif words[:2] == ["at", "most"]:
                 capacity = self._int(item[2])
-        return A.ZoneDecl(self._span(meta), name, per_player, ordered, visibility, capacity, doc)
+        return A.ZoneDecl(self._span(meta), name, per_player, ordered, visibility, capacity, doc, label)
 
     def zone_prop(self, meta, ch):
         return ch
