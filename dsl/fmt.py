@@ -13,7 +13,7 @@ stays with it.
 Comments are not in the parse tree (the grammar ignores them), so the formatter works from
 the text's tokens (`scan`), line by line, with the indenter's rule for levels. It never
 changes what a file means: the formatted text is parsed again and its AST, spans aside, must
-be the one of the original, else the formatter refuses (E0920) instead of writing it. Formatting
+be the one of the original, else the formatter refuses (E0912) instead of writing it. Formatting
 twice gives the same text.
 """
 from __future__ import annotations
@@ -389,18 +389,23 @@ def parse_module(source: Source):
 
 def format_text(text: str, path: str = "<text>.cards") -> str:
     """The canonical layout of `text`. A file that does not parse raises CardsmithError with
-    its syntax errors; so would (E0920) a layout whose AST differs, which is a formatter bug."""
+    its syntax errors; so would (E0912) a layout whose AST differs, which is a formatter bug."""
     text = normalise_line_ends(text)
     if text.startswith("\ufeff"):
         text = text[1:]
     before, diags = parse_module(Source(path, text))
     if before is None:
         raise CardsmithError(diags, {path: Source(path, text)})
-    formatted = _layout(text)
-    after, _ = parse_module(Source(path, formatted))
-    if after is None or ast_shape(after) != ast_shape(before):
+    try:
+        formatted = _layout(text)
+        after, _ = parse_module(Source(path, formatted))
+        same = after is not None and ast_shape(after) == ast_shape(before)
+    except Exception:   # a bug in the formatter must reach the designer as a located error
+        same = False
+    if not same:
         raise CardsmithError([Diagnostic(
-            "E0920", "cardsmith fmt would change what this file means, so it leaves it as it is",
+            "E0912", "cardsmith fmt could not lay out this file without changing what it means, "
+                     "so it leaves the file as it is (internal error)",
             Span(path, 1, 1, 1, 2), "please report this, with the file, to the cardsmith developers")],
             {path: Source(path, text)})
     return formatted

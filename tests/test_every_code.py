@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from cardsmith.dsl import loader, syntax_errors
+from cardsmith.dsl import fmt, loader, syntax_errors
 from cardsmith.dsl.bounds import (MAX_CARD_COPIES, MAX_CARDS, MAX_DIAGRAM_NODES, MAX_FILE_BYTES,
                                   MAX_INCLUDE_DEPTH, MAX_INCLUDED_FILES, MAX_NUMBER, MAX_PLAYERS, MAX_STRING_LENGTH,
                                   MAX_TOTAL_BYTES)
@@ -103,6 +103,17 @@ def patched(owner: object, name: str, trigger: Trigger) -> Trigger:
     def run(tmp_path, monkeypatch) -> Result:
         monkeypatch.setattr(owner, name, raises)
         return trigger(tmp_path, monkeypatch)
+    return run
+
+
+def formatted(text: str) -> Trigger:
+    """`cardsmith fmt` of `text` (dsl/fmt.py): the diagnostics it refuses with."""
+    def run(tmp_path, monkeypatch) -> Result:
+        try:
+            fmt.format_text(text, GAME)
+        except CardsmithError as err:
+            return err.diagnostics, err.sources
+        return [], {}
     return run
 
 
@@ -341,6 +352,7 @@ CASES: tuple[Case, ...] = (
         **{f"f{i}.cards": f"enum E{i}: a{i}\n" for i in range(MAX_INCLUDED_FILES)}})),
     Case("E0911", 5, on_disk({GAME: "".join(f'import "big{i}.cards"\n' for i in range(5)) + HEAD,
                               **{f"big{i}.cards": _QUARTER for i in range(5)}})),
+    Case("E0912", 1, patched(fmt, "_layout", formatted(HEAD))),
     # publishing (dsl/publish/): the templates' errors point into the template, E1006-E1009 into the game
     Case("E1001", 2, published({"book.md.j2": "# {{ book.title }}\n{% if %}\n"}), file="book.md.j2"),
     Case("E1002", 2, published({"book.md.j2": "# {{ book.title }}\n{{ 1 / 0 }}\n"}), file="book.md.j2"),
