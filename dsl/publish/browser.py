@@ -422,13 +422,16 @@ class _Browser:
 
 
 def print_html(html: str, pdf: Path, timeout: float | None = None) -> None:
-    """Print an HTML page (its text) to PDF; paper size and margins come from its CSS `@page`."""
+    """Print an HTML page (its text) to PDF; paper size and margins come from its CSS `@page`.
+    The PDF gets bookmarks from the page's headings (`generateDocumentOutline`, Chromium 123
+    and later; an older one ignores it)."""
     pdf = Path(pdf).resolve()
     if pdf.exists():
         pdf.unlink()
     version = major_version()
     own_footer = version is not None and version < MARGIN_BOXES
-    options = {"printBackground": True, "preferCSSPageSize": True, "displayHeaderFooter": own_footer}
+    options = {"printBackground": True, "preferCSSPageSize": True, "displayHeaderFooter": own_footer,
+               "generateDocumentOutline": True}
     if own_footer:
         options.update(headerTemplate="<span></span>", footerTemplate=FOOTER)
     with _Browser(timeout) as browser:
@@ -472,3 +475,57 @@ def screenshot(html: Path, png: Path, width: int = 794, height: int = 1123, time
     if not data:
         raise BrowserFailed(f"Chromium did not draw {png}")
     Path(png).write_bytes(base64.b64decode(data))
+
+
+# ---------------------------------------------------------------- reading the printed PDF back
+
+_OBJ = re.compile(rb"(?:^|[\r\n])(\d+) 0 obj\s*")
+_REF = re.compile(rb"(\d+) 0 R")
+
+
+def _objects(data: bytes) -> dict[int, bytes]:
+    """Each object's text up to its `endobj` (streams' bytes included, unparsed)."""
+    starts = [(int(m.group(1)), m.end()) for m in _OBJ.finditer(data)]
+    out = {}
+    for num, at in starts:
+        end = data.find(b"endobj", at)
+        out[num] = data[at:end if end >= 0 else len(data)]
+    return out
+
+
+def _pages(objects: dict[int, bytes], node: int, seen: set) -> list[int]:
+    """The page objects under a page-tree node, in order."""
+    if node in seen or node not in objects:
+        return []
+    seen.add(node)
+    body = objects[node]
+    kids = re.search(rb"/Kids\s*\[([^\]]*)\]", body)
+    if kids is None or re.search(rb"/Type\s*/Page(?!s)", body):
+        return [node]
+    out = []
+    for m in _REF.finditer(kids.group(1)):
+        out += _pages(objects, int(m.group(1)), seen)
+    return out
+
+
+def named_pages(data: bytes) -> dict[str, int]:
+    """The printed page (from 1) of each named destination of a PDF printed by Chromium: the
+    elements with an id that a link of the page points at (the contents, `§` references).
+    Chromium writes these as plain objects (`/Dests` in the catalog), read here without a PDF
+    library; an empty result when the PDF holds none."""
+    objects = _objects(data)
+    catalog = next((body for body in objects.values() if re.search(rb"/Type\s*/Catalog", body)), None)
+    if catalog is None:
+        return {}
+    root = re.search(rb"/Pages\s+(\d+) 0 R", catalog)
+    dests = re.search(rb"/Dests\s+(\d+) 0 R", catalog)
+    if root is None or dests is None:
+        return {}
+    number = {obj: i + 1 for i, obj in enumerate(_pages(objects, int(root.group(1)), set()))}
+    out = {}
+    for m in re.finditer(rb"/([^\s/\[\]<>()]+)\s*\[\s*(\d+) 0 R", objects.get(int(dests.group(1)), b"")):
+        name = re.sub(rb"#([0-9A-Fa-f]{2})", lambda h: bytes([int(h.group(1), 16)]), m.group(1))
+        page = number.get(int(m.group(2)))
+        if page is not None:
+            out[name.decode("utf-8", "replace")] = page
+    return out

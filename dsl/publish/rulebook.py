@@ -33,6 +33,8 @@ from . import apart
 from . import diagrams as D
 from . import english as E
 from . import errors as X
+from . import examples as EX
+from . import layout as L
 from . import templating as T
 
 FORMATS = ("html", "pdf", "md")
@@ -44,7 +46,9 @@ FORMATS = ("html", "pdf", "md")
 @dataclass
 class Block:
     """One piece of a section. kind: prose (texts), rules (lines), table (columns, rows),
-    diagram (svg / file, or a note saying why it is not drawn), terms (items: Term), list (texts)."""
+    diagram (svg / file, or a note saying why it is not drawn), picture (svg / file: a drawing
+    of our own, no DOT), terms (items: Term), list (texts), example (lines: {"heading"} or
+    {"text"} dicts), aid (items: AidPart), index (items: IndexLetter)."""
     kind: str
     title: str = ""
     texts: list = field(default_factory=list)
@@ -64,6 +68,24 @@ class Term:
     kind: str
     texts: list
     anchor: str
+
+
+@dataclass
+class AidPart:
+    title: str
+    texts: list
+
+
+@dataclass
+class IndexEntry:
+    word: str
+    refs: list          # [(ref text "§3.2", anchor "sec-3-2")]
+
+
+@dataclass
+class IndexLetter:
+    letter: str
+    entries: list
 
 
 @dataclass
@@ -92,6 +114,9 @@ class Book:
     source: str
     chapters: list
     diagrams: dict
+    credits: list = field(default_factory=list)       # "Role: names"
+    pictures: dict = field(default_factory=dict)      # file name -> SVG text (the table drawings)
+    page_numbers: dict = field(default_factory=dict)  # anchor -> printed page (PDF only, see print_book)
 
 
 def prose(texts) -> Block:
@@ -135,46 +160,64 @@ def players_text(game: Game) -> str:
 class BookBuilder:
     """Collects the book of one game."""
 
-    def __init__(self, game: Game, diagrams: dict | None = None):
+    def __init__(self, game: Game, diagrams: dict | None = None, examples: bool = True):
         self.game = game
         self.d = game.decls
         self.ctx = E.make_ctx(self.d, param_types=E.param_types(self.d))
         self.diagrams = diagrams or {}
         self.chapters: list[Section] = []
+        self.pictures: dict[str, str] = {}
+        self.with_examples = examples and bool(self.d.rounds)
 
     # ---------------------------------------------------------------- numbering
     def plan(self) -> list[tuple[str, object]]:
+        """The chapters in the order a player reads them: what the game is and what is in the
+        box, the setup, how a round is played, how it ends and examples of it; then the
+        reference (timing, procedures, the cards, tables, glossary), a player aid, the
+        interpretations, credits and the index."""
         d = self.d
-        plan: list[tuple[str, object]] = [("Introduction", self.ch_intro), ("Components", self.ch_components),
-                                          ("The cards", self.ch_cards)]
+        plan: list[tuple[str, object]] = [("Overview", self.ch_intro), ("Components", self.ch_components)]
         if d.setup is not None:
             plan.append(("Setup", self.ch_setup))
         plan.append(("The turn structure", self.ch_structure))
         for r in d.rounds:
             plan.append((f"Round \u201c{E.clean(r.name)}\u201d", (lambda sec, r=r: self.ch_round(sec, r))))
-        if d.procedures or d.defines:
-            plan.append(("Procedures and values", self.ch_procedures))
-        if d.trigger_order or d.stacks or d.windows or d.keywords:
-            plan.append(("Simultaneous effects and the stack", self.ch_timing))
         if d.end_checks or d.value:
             plan.append(("The end of the game", self.ch_end))
+        if self.with_examples:
+            plan.append(("Examples of play", self.ch_examples))
+        if d.trigger_order or d.stacks or d.windows or d.keywords:
+            plan.append(("Simultaneous effects and the stack", self.ch_timing))
+        if d.procedures or d.defines:
+            plan.append(("Procedures and values", self.ch_procedures))
         if d.prose:
             plan.append(("Further rules", self.ch_prose))
+        plan.append(("Card reference", self.ch_cards))
+        plan.append(("Reference tables", self.ch_tables))
         plan.append(("Glossary", self.ch_glossary))
+        plan.append(("Player aid", self.ch_aid))
         plan.append(("Interpretations", self.ch_notes))
+        if d.credits:
+            plan.append(("Credits", self.ch_credits))
+        plan.append(("Index", self.ch_index))
         return plan
 
     def build(self) -> Book:
         plan = self.plan()
         sections = [Section(str(i + 1), title, 1) for i, (title, _) in enumerate(plan)]
         self.by_title = {s.title: s for s in sections}
+        self.chapters = sections
         self.proc_numbers()
         for sec, (_, fill) in zip(sections, plan):
-            fill(sec)
+            if fill != self.ch_index:
+                fill(sec)
+        if "Index" in self.by_title:
+            self.ch_index(self.by_title["Index"])
         g = self.game
         gd = self.d.game
+        credits = [f"{E.clean(c.role)}: {E.join_and([E.clean(n) for n in c.names])}" for c in self.d.credits]
         return Book(E.clean(g.title), Path(g.path).stem, players_text(g), E.clean(g.summary),
-                    E.clean(gd.source) if gd else "", sections, self.diagrams)
+                    E.clean(gd.source) if gd else "", sections, self.diagrams, credits, self.pictures)
 
     def proc_numbers(self) -> None:
         sec = self.by_title.get("Procedures and values")
@@ -200,14 +243,92 @@ class BookBuilder:
         gd = self.d.game
         if gd and gd.docs:
             sec.blocks.append(prose(gd.docs))
-        facts = [f"Players: {players_text(self.game)}.", f"Goal: {E.clean(self.game.summary)}"]
+        facts = [f"Goal: {E.clean(self.game.summary)}", f"Players: {players_text(self.game)}."]
+        facts.append(f"In the box: {self.box_summary()}.")
         if gd and gd.source:
             facts.append(f"Source of the rules: {E.clean(gd.source)}.")
-        facts.append(f"Cards: {len(self.game.cards)} in all, of {len(self.d.card_types)} "
-                     f"card type{'s' if len(self.d.card_types) != 1 else ''}.")
         sec.blocks.append(Block("list", texts=facts))
+        order = [c.title for c in self.chapters]
+        after = [t for t in ("Setup", "The turn structure", "The end of the game", "Examples of play") if t in order]
+        sec.blocks.append(prose([
+            "Read " + E.join_and([f"{self.by_title[t].ref} {t.lower()}" for t in after])
+            + " to learn the game; the chapters after them are for looking things up: every card, "
+              f"every table, the glossary ({self.by_title['Glossary'].ref}) and the index "
+              f"({self.by_title['Index'].ref}). The player aid ({self.by_title['Player aid'].ref}) fits on "
+              "one page, to keep beside you while you play."]))
+
+    def card_groups(self) -> list[tuple[str, list, object, dict]]:
+        """The cards by type: (type name, cards, the enum field that groups them or None, groups)."""
+        by_type: dict[str, list] = {}
+        for cd in self.game.cards:
+            by_type.setdefault(cd.type_name, []).append(cd)
+        out = []
+        for type_name, cards in by_type.items():
+            ct = self.d.card_types.get(type_name)
+            fields = list(ct.fields) if ct else []
+            group_field = next((f for f in fields if not f.type.is_list and f.type.name in self.d.enums), None)
+            groups: dict[str, list] = {}
+            for cd in cards:
+                key = show_value(cd.values.get(group_field.name)) if group_field else ""
+                groups.setdefault(key, []).append(cd)
+            if group_field is not None:
+                order = list(self.d.enums[group_field.type.name].members) + ["\u2014"]
+                groups = dict(sorted(groups.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)))
+            out.append((type_name, cards, group_field, groups))
+        return out
+
+    def box_summary(self) -> str:
+        parts = [count(len(cards), f"{t} card") for t, cards, _, _ in self.card_groups()]
+        parts += [count(1, f"{die.name} die") for die in self.d.dice.values()]
+        return E.join_and(parts) if parts else "no cards"
 
     def ch_components(self, sec: Section) -> None:
+        d = self.d
+        box = self.sub(sec, "What is in the box")
+        texts = []
+        for type_name, cards, group_field, groups in self.card_groups():
+            line = f"{count(len(cards), f'{type_name} card')}"
+            if group_field is not None and len(groups) > 1:
+                sizes = {len(v) for v in groups.values()}
+                if len(sizes) == 1:
+                    line += (f": {len(next(iter(groups.values())))} for each {E.human(group_field.name)} "
+                             f"({E.join_and(list(groups))})")
+                else:
+                    line += ": " + E.join_and([f"{len(v)} {k}" for k, v in groups.items()])
+            distinct = len({cd.name for cd in cards})
+            if distinct != len(cards):
+                line += f"; {count(distinct, 'different card')}"
+            texts.append(line + ".")
+        for die in d.dice.values():
+            texts.append(f"One {die.name} die with {len(die.faces)} faces.")
+        box.blocks.append(Block("list", texts=texts or ["No cards."]))
+        box.blocks.append(prose([f"Every card is listed in the card reference ({self.by_title['Card reference'].ref})."]))
+        table = self.sub(sec, "The table")
+        per = [z for z in d.zones.values() if z.per_player]
+        shared = [z for z in d.zones.values() if not z.per_player]
+        texts = []
+        if per:
+            texts.append("Each player has " + E.join_and([f"a {E.human(z.name)}" for z in per]) + ".")
+        if shared:
+            texts.append("All players share " + E.join_and([f"the {E.human(z.name)}" for z in shared]) + ".")
+        table.blocks.append(prose(texts))
+        stem = Path(self.game.path).stem
+        svg = L.table_svg(d, ["Each player"], None, caption_players=False)
+        table.blocks.append(self.picture(f"{stem}-table.svg", svg, "The table: each player's zones, and the zones "
+                                         "everyone shares. Dark zones are hidden, dashed ones are seen by their "
+                                         "owner only, white ones by everyone."))
+        rows = []
+        for z in d.zones.values():
+            seen = {"hidden": "hidden", "owner": "its owner only", "public": "everyone"}[z.visibility]
+            rows.append([E.human(z.name), "each player" if z.per_player else "shared", seen, E.clean(z.doc or "")])
+        table.blocks.append(Block("table", title="The zones", rows=rows,
+                                  columns=["Zone", "Whose", "Who sees the cards", "Description"]))
+
+    def picture(self, file: str, svg: str, title: str) -> Block:
+        self.pictures[file] = svg
+        return Block("picture", title=title, svg=Markup(svg), file=file)
+
+    def ch_tables(self, sec: Section) -> None:
         d = self.d
         zones = self.sub(sec, "Zones")
         zones.blocks.append(prose(["Cards are always in one of these places. A zone \u201cof each player\u201d "
@@ -261,29 +382,21 @@ class BookBuilder:
         return f"Keyword {kw.name}{' (' + args + ')' if args else ''}: see the glossary."
 
     def ch_cards(self, sec: Section) -> None:
-        by_type: dict[str, list] = {}
-        for cd in self.game.cards:
-            by_type.setdefault(cd.type_name, []).append(cd)
+        sec.blocks.append(prose(["Every card of the game, by card type. Each card's own effect is written out "
+                                 "beside it; what every card of a type does is in the reference tables ("
+                                 f"{self.by_title['Reference tables'].ref})."]))
         own = {cd.name: cd for cd in self.d.cards}
-        for type_name, cards in by_type.items():
+        for type_name, cards, group_field, groups in self.card_groups():
             ct = self.d.card_types.get(type_name)
             fields = list(ct.fields) if ct else []
-            group_field = next((f for f in fields if not f.type.is_list and f.type.name in self.d.enums), None)
             shown = [f for f in fields if f is not group_field]
             zones = sorted({c.zone for c in cards}, key=list(self.d.zones).index)
             s = self.sub(sec, f"{E.plural(type_name)} ({count(len(cards), 'card')})")
             s.blocks.append(prose([f"They start in {join_zones(zones)}."]))
-            groups: dict[str, list] = {}
-            for cd in cards:
-                key = show_value(cd.values.get(group_field.name)) if group_field else ""
-                groups.setdefault(key, []).append(cd)
-            if group_field is not None:
-                order = list(self.d.enums[group_field.type.name].members) + ["—"]
-                groups = dict(sorted(groups.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)))
             for key, members in groups.items():
                 rows = self.card_rows(members, shown, own)
                 has_text = any(r[-1] for r in rows)
-                columns = ["Card"] + [E.human(f.name) for f in shown] + ["Copies"] + (["Text"] if has_text else [])
+                columns = ["Card"] + [E.human(f.name) for f in shown] + ["Copies"] + (["Effect"] if has_text else [])
                 if not has_text:
                     rows = [r[:-1] for r in rows]
                 title = (f"{E.plural(type_name)} of {E.human(group_field.name)} {key} ({count(len(members), 'card')})"
@@ -301,7 +414,10 @@ class BookBuilder:
             last_key = key
             text = ""
             decl = own.get(cd.name)
-            if decl is not None:
+            effect = getattr(E, "card_effect", None)        # the card's own effect, in English (english.py)
+            if effect is not None:
+                text = E.clean(E.plain(effect(cd, self.ctx))) if decl is not None else ""
+            elif decl is not None:
                 parts = [E.clean(t) for t in decl.docs]
                 c = E.ability_ctx(self.ctx, cd.type_name)
                 said = [E.flatten([E.describe(ab, c)]) for ab in decl.abilities]
@@ -457,9 +573,113 @@ class BookBuilder:
             s.blocks.append(prose(p.docs))
 
     def ch_glossary(self, sec: Section) -> None:
-        terms = self.glossary()
-        sec.blocks.append(prose(["The words of this game, in alphabetical order."]))
-        sec.blocks.append(Block("terms", items=terms))
+        own = self.own_terms()
+        if own:
+            s = self.sub(sec, "The words of this game")
+            s.blocks.append(prose(["What the game's own words mean, in alphabetical order."]))
+            s.blocks.append(Block("terms", items=own))
+            s = self.sub(sec, "The words of the rules")
+            s.blocks.append(prose(["The zones, attributes, events and other names the rules above use, in "
+                                   "alphabetical order."]))
+            s.blocks.append(Block("terms", items=self.glossary()))
+        else:
+            sec.blocks.append(prose(["The words of this game, in alphabetical order."]))
+            sec.blocks.append(Block("terms", items=self.glossary()))
+
+    def own_terms(self) -> list[Term]:
+        """The `term` declarations of the file."""
+        terms = [Term(E.clean(t.word), "", [E.clean(t.text)], f"word-{slug(t.word)}") for t in self.d.terms.values()]
+        return sorted(terms, key=lambda t: t.term.lower())
+
+    # ---------------------------------------------------------------- examples of play
+    def ch_examples(self, sec: Section) -> None:
+        found = EX.examples(self.game)
+        if not found.moments:
+            sec.blocks.append(prose([f"This book has no examples of play: {found.note}."]))
+            return
+        sec.blocks.append(prose([
+            f"These examples come from a sample game of {count(found.players, 'player')}, "
+            f"{E.join_and(found.seats)}, played by the rules of this book with every choice made at random "
+            f"(seed {found.seed}). Each shows what the rules make happen, event by event, and a drawing of "
+            "the table at that moment."]))
+        stem = Path(self.game.path).stem
+        for i, m in enumerate(found.moments, 1):
+            s = self.sub(sec, m.title)
+            s.blocks.append(prose([m.intro]))
+            s.blocks.append(Block("example", lines=m.lines))
+            svg = L.table_svg(self.d, found.seats, m.table)
+            s.blocks.append(self.picture(f"{stem}-example-{i}.svg", svg, f"{m.table_note} Round {m.round}."))
+
+    # ---------------------------------------------------------------- the player aid
+    def ch_aid(self, sec: Section) -> None:
+        d = self.d
+        parts = [AidPart("Goal", [E.clean(self.game.summary)])]
+        if d.setup is not None:
+            docs = [s.text for s in d.setup.body if isinstance(s, A.DocItem)]
+            ref = self.by_title["Setup"].ref
+            parts.append(AidPart(f"Setup ({ref})", [E.clean(t) for t in docs] or [f"See {ref}."]))
+        for r in d.rounds:
+            chapter = self.by_title[f"Round \u201c{E.clean(r.name)}\u201d"]
+            steps = []
+            for line in self.outline(r.body, chapter.number, [0]):
+                steps.extend(self.aid_steps(line, 0))
+            parts.append(AidPart(f"Each round \u201c{E.clean(r.name)}\u201d ({chapter.ref})", steps))
+        if d.end_checks:
+            ends = []
+            for ec in d.end_checks:
+                docs = [s.text for s in ec.body if isinstance(s, A.DocItem)]
+                ends.append(E.clean(docs[0]) if docs else E.cap(E.plain(E.cond(ec.cond, self.ctx.child()))) + ".")
+            parts.append(AidPart(f"The end ({self.by_title['The end of the game'].ref})", ends))
+        if d.terms:
+            parts.append(AidPart(f"Words ({self.by_title['Glossary'].ref})",
+                                 [E.join_and([E.clean(t.word) for t in d.terms.values()]) + "."]))
+        sec.blocks.append(Block("aid", items=parts))
+
+    def aid_steps(self, line: E.Line, depth: int) -> list[str]:
+        out = [("\u2003" * depth) + E.plain(line.text)]
+        for child in line.children:
+            out.extend(self.aid_steps(child, depth + 1))
+        return out
+
+    # ---------------------------------------------------------------- credits and index
+    def ch_credits(self, sec: Section) -> None:
+        sec.blocks.append(Block("list", texts=[f"{E.clean(c.role)}: {E.join_and([E.clean(n) for n in c.names])}."
+                                              for c in self.d.credits]))
+        sec.blocks.append(prose(["This rulebook was generated by cardsmith from the game's rules file."]))
+
+    def ch_index(self, sec: Section) -> None:
+        """Every section title, card, glossary word and zone, with where it is written about."""
+        entries: dict[str, list] = {}
+
+        def add(word: str, ref: str, anchor: str) -> None:
+            word = E.plain(word).strip().strip("\u201c\u201d")
+            if not word:
+                return
+            refs = entries.setdefault(word, [])
+            if (ref, anchor) not in refs:
+                refs.append((ref, anchor))
+
+        def walk(sections) -> None:
+            for s in sections:
+                if s is not sec:
+                    title = re.sub(r"^(Step|Phase|Round|Card type:) ", "", s.title)
+                    add(title, s.ref, s.anchor)
+                walk(s.sections)
+        walk(self.chapters)
+        glossary = self.by_title["Glossary"]
+        for t in self.own_terms():
+            add(t.term, glossary.ref, t.anchor)
+        cards = self.by_title["Card reference"]
+        for cd in self.game.cards:
+            add(cd.name, cards.ref, cards.anchor)
+        tables = self.by_title["Reference tables"]
+        for z in self.d.zones.values():
+            add(E.human(z.name), tables.ref, tables.sections[0].anchor if tables.sections else tables.anchor)
+        letters: dict[str, list] = {}
+        for word in sorted(entries, key=lambda w: (w.lower(), w)):
+            first = word[0].upper() if word[0].isalpha() else "#"
+            letters.setdefault(first, []).append(IndexEntry(word, entries[word]))
+        sec.blocks.append(Block("index", items=[IndexLetter(k, v) for k, v in letters.items()]))
 
     def glossary(self) -> list[Term]:
         d = self.d
@@ -660,11 +880,35 @@ def make_diagrams(game: Game, out_dir: Path | None) -> tuple[dict, list[str]]:
     return info, warnings
 
 
-def _print(game: Game, html: str, target: Path, templates) -> None:
-    from .browser import BrowserFailed, print_html
+def anchors(book: Book) -> list[str]:
+    out = []
 
+    def walk(sections) -> None:
+        for s in sections:
+            out.append(s.anchor)
+            walk(s.sections)
+    walk(book.chapters)
+    return out
+
+
+PRINT_PASSES = 3        # the contents' page numbers settle in the second pass; a third if they moved
+
+
+def _print(game: Game, book: Book, target: Path, templates) -> None:
+    """The PDF, printed until the contents show the pages the sections are printed on: first
+    with a placeholder of the same width, then with the pages read back from the PDF's named
+    destinations (browser.named_pages)."""
+    from .browser import BrowserFailed, named_pages, print_html
+
+    book.page_numbers = {a: "00" for a in anchors(book)}
     try:
-        print_html(html, target)
+        for _ in range(PRINT_PASSES):
+            print_html(render(book, "html", templates), target)
+            found = named_pages(target.read_bytes())
+            pages = {a: str(found[a]) for a in book.page_numbers if a in found}
+            if not pages or pages == book.page_numbers:
+                break
+            book.page_numbers = pages
     except BrowserFailed as err:
         page = T.FolderLoader(folders(templates)).path_of("book.html.j2")
         raise X.at(X.CHROMIUM_FAILED, f"the PDF could not be printed: {err}", page,
@@ -684,6 +928,10 @@ def write_rulebook(game: Game, out_dir, fmt: str = "html", templates=None) -> tu
     stem = book.stem
     written = [out / d["dot_file"] for d in diagrams.values()]
     written += [out / d["file"] for d in diagrams.values() if d["svg"] is not None]
+    if fmt == "md":             # the HTML and the PDF carry their drawings inline
+        for name, svg in book.pictures.items():
+            (out / name).write_text(svg, encoding="utf-8")
+            written.append(out / name)
     if fmt == "md":
         target = out / f"{stem}.md"
         target.write_text(render(book, "md", templates), encoding="utf-8")
@@ -692,5 +940,5 @@ def write_rulebook(game: Game, out_dir, fmt: str = "html", templates=None) -> tu
         target.write_text(render(book, "html", templates), encoding="utf-8")
     else:
         target = out / f"{stem}.pdf"
-        _print(game, render(book, "html", templates), target, templates)
+        _print(game, book, target, templates)
     return [target] + written, warnings

@@ -1,0 +1,378 @@
+"""Examples of play, taken from a seeded game: the rulebook's "how a round goes" told from the
+event log, with the table drawn at that moment.
+
+    found = examples(game)        # Examples(moments=[Moment...], seed, players, note)
+
+The sample game is played by seeded random players (`interpreter/agents.RandomAgent`), bounded
+by EXAMPLE_STEPS. Moments are picked from the log alone, never by a game's names:
+
+* a typical round: the first whole round that runs only rules most rounds run;
+* a rule at work: the round that runs the most rule lines that are rare in this game (a tie
+  and what breaks it, a step that most rounds skip), named by the rare steps it plays;
+* responses: the round where the most abilities trigger, or the stack holds the most;
+* the end: the last round, up to the end of the game.
+
+Each moment is narrated event by event (what moved where, who chose what, which ability
+triggered), with the table as it stood just before the moment's last move. The zones are
+replayed from the log's moves, so the picture is the log's own account.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..bounds import EXAMPLE_STEPS
+from . import english as E
+
+SEEDS = (1, 2, 3, 4)         # the sample games tried, in order: the first with the most kinds of moment wins
+NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana")
+MAX_LINES = 36               # narrated events in one example; the rest is summed up in a line
+RARE = 0.34                  # a rule line run in at most this share of the rounds is rare
+RESPONSES = ("trigger", "counter", "negate", "fizzle", "use")
+
+
+@dataclass
+class Moment:
+    kind: str                # typical, rule, responses, end
+    title: str
+    intro: str
+    round: int
+    lines: list              # narration, one text per event (a step's start is a heading line)
+    table: dict              # zone key -> [(name, face_up)], the top card last
+    table_note: str
+
+
+@dataclass
+class Examples:
+    moments: list = field(default_factory=list)
+    seed: int = 0
+    players: int = 0
+    seats: list = field(default_factory=list)
+    note: str = ""           # why there are none, when there are none
+
+
+def _players(game) -> int:
+    return max(game.min_players, min(2, game.max_players))
+
+
+def play(game, seed: int, players: int):
+    """The seeded sample game: its engine (finished) or the error that stopped it."""
+    from cardsmith.interpreter.agents import RandomAgent     # publishing needs the engine only here
+    from cardsmith.interpreter.engine import Engine
+
+    names = [NAMES[i] if i < len(NAMES) else f"Player {i + 1}" for i in range(players)]
+    eng = Engine(game, players=players, seed=seed, max_steps=EXAMPLE_STEPS, player_names=names)
+    agents = [RandomAgent(seed * 1000 + seat) for seat in range(players)]
+    while not eng.finished:
+        decision = eng.pending
+        if decision is None:
+            break
+        eng.decide(agents[decision.player].choose({}, decision))
+    return eng, names
+
+
+# ---------------------------------------------------------------- the table, replayed
+
+
+class Table:
+    """Zone contents replayed from the log's moves and flips: zone key -> [card ids], top last."""
+
+    def __init__(self, game, players: int):
+        d = game.decls
+        self.names = [c.name for c in game.cards]
+        self.up = [d.zones[c.zone].visibility == "public" for c in game.cards]
+        self.zones: dict[str, list[int]] = {}
+        for name, z in d.zones.items():
+            for key in ([f"{name}:{s}" for s in range(players)] if z.per_player else [name]):
+                self.zones[key] = []
+        for c in game.cards:
+            self.zones.setdefault(c.zone, []).append(c.id)
+        self.public = {key: d.zones[key.partition(":")[0]].visibility == "public" for key in self.zones}
+
+    def _take(self, name: str, sources: list) -> int | None:
+        for src in sources:
+            held = self.zones.get(src, [])
+            for i in range(len(held) - 1, -1, -1):
+                if self.names[held[i]] == name:
+                    return held.pop(i)
+        return None
+
+    def apply(self, ev: dict) -> None:
+        kind = ev.get("event")
+        if kind == "move" and ev.get("to") in self.zones:
+            bottom = " to the bottom of " in ev.get("text", "")
+            face = ev.get("face", "")
+            moved = []
+            for name in ev.get("cards", []):
+                c = self._take(name, ev.get("from", []))
+                if c is None:
+                    continue
+                if face:
+                    self.up[c] = face == "up"
+                moved.append(c)
+            dest = self.zones[ev["to"]]
+            if bottom:
+                dest[:0] = list(reversed(moved))
+            else:
+                dest.extend(moved)
+        elif kind == "flip":
+            name, up = ev.get("card"), ev.get("face") == "up"
+            for key in sorted(self.zones, key=lambda k: not self.public[k]):
+                hit = [c for c in self.zones[key] if self.names[c] == name and self.up[c] != up]
+                if hit:
+                    self.up[hit[-1]] = up
+                    return
+
+    def snapshot(self) -> dict:
+        return {key: [(self.names[c], self.up[c]) for c in cards] for key, cards in self.zones.items()}
+
+
+# ---------------------------------------------------------------- telling the events
+
+
+def _clause(doc: str) -> str:
+    """An event's doc string up to its first colon, without a closing full stop."""
+    return E.clean(doc.split(":")[0]).strip().rstrip(".")
+
+
+class Teller:
+    """One line of English per event, from the event's data (the log's own text where it has none)."""
+
+    def __init__(self, game, seats: list[str]):
+        self.d = game.decls
+        self.seats = seats
+        self.values: dict[str, object] = {}
+
+    def zone(self, key: str) -> str:
+        name, _, seat = str(key).partition(":")
+        z = self.d.zones.get(name)
+        word = E.human(name)
+        if seat:
+            return f"{self.seats[int(seat)]}'s {word}" if int(seat) < len(self.seats) else word
+        return f"the {word}" if z is not None else word
+
+    def cards(self, names: list) -> str:
+        counted = Counter(names)
+        if len(names) > 4:
+            return f"{len(names)} cards"
+        return E.join_and([n if k == 1 else f"{k} \u00d7 {n}" for n, k in counted.items()])
+
+    def tell(self, ev: dict) -> str | None:
+        kind = ev.get("event")
+        if kind == "move":
+            face = {"up": ", face up", "down": ", face down"}.get(ev.get("face", ""), "")
+            src = E.join_and([self.zone(k) for k in ev.get("from", [])])
+            where = "the bottom of " if " to the bottom of " in ev.get("text", "") else ""
+            what = "a card" if ev.get("hidden") and ev.get("face") == "down" and len(ev.get("cards", [])) == 1 \
+                else self.cards(ev.get("cards", []))
+            return f"{E.cap(what)} {'goes' if len(ev.get('cards', [])) == 1 else 'go'} from {src} to {where}" \
+                   f"{self.zone(ev.get('to', ''))}{face}."
+        if kind == "set":
+            what, value = ev.get("what", ""), ev.get("value")
+            if self.values.get(what, object()) == value:
+                return None
+            first = what not in self.values
+            self.values[what] = value
+            if first and value in (0, False, None, "none"):
+                return None
+            shown = "yes" if value is True else "no" if value is False else E.clean(str(value))
+            return f"{E.cap(E.human(str(what)))} becomes {shown}."
+        if kind == "choice":
+            who = self.seats[ev["player"]] if isinstance(ev.get("player"), int) and ev["player"] < len(self.seats) else "A player"
+            how = "secretly chooses" if ev.get("secret") else "chooses"
+            forced = " (the only choice)" if ev.get("how") == "forced" else ""
+            prompt = f" (\u201c{E.clean(ev['prompt'])}\u201d)" if ev.get("prompt") else ""
+            return f"{who} {how} {E.clean(str(ev.get('choice', '')))}{forced}{prompt}."
+        if kind == "trigger":
+            who = self.seats[ev["player"]] if isinstance(ev.get("player"), int) and ev["player"] < len(self.seats) else ""
+            whose = f"{who}'s " if who else ""
+            on = ev.get("on", "")
+            decl = self.d.events.get(on)
+            when = _clause(decl.doc) if decl is not None and decl.doc else E.human(on)
+            return f"{whose}{E.clean(str(ev.get('card', 'a card')))} triggers ({when.lower()})."
+        if kind == "event":
+            decl = self.d.events.get(ev.get("name", ""))
+            if decl is not None and decl.doc:
+                return E.cap(_clause(decl.doc)) + "."
+            return None
+        if kind == "shuffle":
+            return f"{E.cap(self.zone(ev.get('zone', '')))} is shuffled."
+        if kind == "flip":
+            return f"{E.clean(str(ev.get('card', 'A card')))} is turned face {ev.get('face', 'up')}."
+        if kind in ("step", "round"):
+            return None
+        text = E.clean(str(ev.get("text", "")))
+        for name in self.d.zones:
+            text = text.replace(f"'s {name}", f"'s {E.human(name)}")
+        return E.cap(text) + ("" if text.endswith((".", "!", "?")) else ".") if text else None
+
+
+# ---------------------------------------------------------------- choosing moments
+
+
+def _rounds(log: list) -> list[tuple[int, int, int]]:
+    """(round number, first event index, end index) of every round played, setup excluded."""
+    out, start, current = [], None, None
+    for i, ev in enumerate(log):
+        if ev.get("event") == "round":
+            if start is not None:
+                out.append((current, start, i))
+            start, current = i, ev.get("round")
+    if start is not None:
+        out.append((current, start, len(log)))
+    return out
+
+
+def pick(log: list) -> list[tuple[str, int, int, int, list]]:
+    """The moments worth telling: (kind, round, start, end, steps to name, rare rule lines)."""
+    rounds = _rounds(log)
+    if not rounds:
+        return []
+    seen_in = Counter()
+    lines_of = []
+    for _, a, b in rounds:
+        lines = {ev.get("rule") for ev in log[a:b]}
+        lines_of.append(lines)
+        seen_in.update(lines)
+    steps_in = Counter()
+    for _, a, b in rounds:
+        steps_in.update({ev.get("name") for ev in log[a:b] if ev.get("event") == "step"})
+    n = len(rounds)
+    rare = {line for line, k in seen_in.items() if k <= max(1, RARE * n)}
+    whole = rounds[:-1] or rounds
+    chosen: list = []
+    used: set[int] = set()
+
+    def add(kind: str, i: int, steps: list) -> None:
+        used.add(i)
+        r, a, b = rounds[i]
+        chosen.append((kind, r, a, b, steps, rare))
+
+    typical = next((i for i, _ in enumerate(whole) if not (lines_of[i] & rare)), None)
+    if typical is not None:
+        add("typical", typical, [])
+    rare_steps = {name for name, k in steps_in.items() if k <= max(1, RARE * n)}
+    scored = []
+    for i, (_, a, b) in enumerate(whole):
+        steps = [ev.get("name") for ev in log[a:b] if ev.get("event") == "step" and ev.get("name") in rare_steps]
+        scored.append((len(set(steps)), len(lines_of[i] & rare), -i))
+    best = max(range(len(whole)), key=lambda i: scored[i])
+    if scored[best][1] > 0 and best not in used and n >= 3:
+        r, a, b = rounds[best]
+        steps = [ev.get("name") for ev in log[a:b] if ev.get("event") == "step" and ev.get("name") in rare_steps]
+        if not steps:       # no rare step: name the step where the first rare rule runs
+            first = next(ev for ev in log[a:b] if ev.get("rule") in rare)
+            steps = [first.get("step")] if first.get("step") else []
+        add("rule", best, list(dict.fromkeys(steps)))
+    busy = [(sum(1 for ev in log[a:b] if ev.get("event") in RESPONSES), -i)
+            for i, (_, a, b) in enumerate(rounds)]
+    most = max(range(len(rounds)), key=lambda i: busy[i])
+    if busy[most][0] >= 2 and most not in used:
+        add("responses", most, [])
+    if any(ev.get("event") == "game_over" for ev in log) and (n - 1) not in used:
+        add("end", n - 1, [])
+    return chosen
+
+
+# ---------------------------------------------------------------- the examples
+
+
+def _window(log: list, a: int, b: int, kind: str, steps: list, rare: set) -> tuple[int, int]:
+    """The events told: the whole round, or for a long one from the step where the rule shows."""
+    if b - a <= MAX_LINES or kind in ("typical",):
+        return a, b
+    if kind == "end":
+        return max(a, b - MAX_LINES), b
+    marks = {"rule": lambda ev: ev.get("rule") in rare or (ev.get("event") == "step" and ev.get("name") in steps),
+             "responses": lambda ev: ev.get("event") in RESPONSES}[kind]
+    first = next((i for i in range(a, b) if marks(log[i])), a)
+    start = next((i for i in range(first, a - 1, -1) if log[i].get("event") == "step"), a)
+    return start, b
+
+
+def _fullest(game, log: list, start: int, stop: int, table: "Table") -> tuple[dict, int]:
+    """The table where it holds the most cards outside the zones the cards started in and
+    outside the piles they were in when the window opened: the moment the most is in play."""
+    before = {key: len(cards) for key, cards in table.zones.items()}
+    best, best_at, best_n = table.snapshot(), start, -1
+    for i in range(start, stop):
+        table.apply(log[i])
+        n = sum(max(0, len(cards) - before[key]) for key, cards in table.zones.items())
+        if n > best_n:
+            best, best_at, best_n = table.snapshot(), i, n
+    return best, best_at
+
+
+def _tell(teller: Teller, log: list, a: int, b: int) -> tuple[list, int]:
+    """The narration of events a..b (at most MAX_LINES told), and where it stopped."""
+    lines, told = [], 0
+    for i in range(a, b):
+        ev = log[i]
+        if ev.get("event") == "step":
+            lines.append({"heading": f"Step \u201c{E.clean(str(ev.get('name', '')))}\u201d"})
+            continue
+        said = teller.tell(ev)
+        if said is None:
+            continue
+        if told == MAX_LINES:
+            lines.append({"text": "\u2026 and so on, until the round ends."})
+            return lines, i
+        told += 1
+        lines.append({"text": said})
+    return lines, b
+
+
+INTROS = {
+    "typical": ("A typical round", "Round {r} of the sample game, event by event: nothing out of the ordinary happens."),
+    "rule": ("A rule at work: {what}", "Round {r} is one most rounds are not: {why}. Here it is, event by event."),
+    "responses": ("Abilities and responses", "In round {r} {k} abilities trigger or answer one another; this is "
+                  "the order in which they resolve."),
+    "end": ("How the game ended", "The last round of the sample game, up to its end."),
+}
+
+
+def examples(game, seeds=SEEDS) -> Examples:
+    """The examples of play of `game` (see the module)."""
+    from cardsmith.dsl.diagnostics import CardsmithError
+
+    players = _players(game)
+    best: tuple | None = None
+    problem = ""
+    for seed in seeds:
+        try:
+            eng, seats = play(game, seed, players)
+        except (CardsmithError, RecursionError, MemoryError) as err:
+            problem = str(err).splitlines()[0] if str(err) else type(err).__name__
+            continue
+        log = eng.log
+        found = pick(log)
+        kinds = len({k for k, *_ in found})
+        if best is None or kinds > best[0]:
+            best = (kinds, seed, seats, log, found)
+        if kinds >= 4:
+            break
+    if best is None:
+        return Examples(players=players, note=f"the sample game could not be played ({E.clean(problem)})")
+    _, seed, seats, log, found = best
+    out = Examples(seed=seed, players=players, seats=seats)
+    if not found:
+        out.note = "the sample game ended before a whole round was played"
+        return out
+    for kind, r, a, b, steps, rare in sorted(found, key=lambda m: m[2]):
+        start, end = _window(log, a, b, kind, steps, rare)
+        teller = Teller(game, seats)
+        table = Table(game, players)
+        for ev in log[:start]:
+            if ev.get("event") == "set":
+                teller.tell(ev)
+            table.apply(ev)
+        lines, stop = _tell(teller, log, start, end)
+        picture, _ = _fullest(game, log, start, stop, table)
+        k = sum(1 for ev in log[a:b] if ev.get("event") in RESPONSES)
+        what = E.join_and([f"\u201c{E.clean(str(s))}\u201d" for s in steps]) if steps else "a rarely used rule"
+        why = (f"it plays the step{'s' if len(steps) > 1 else ''} {what}, which few rounds need" if steps
+               else "it runs rules that few rounds need")
+        title, intro = INTROS[kind]
+        out.moments.append(Moment(kind, title.format(what=what), intro.format(r=r, why=why, k=k), r, lines,
+                                  picture, "The table at the busiest moment of this example."))
+    return out
