@@ -366,3 +366,68 @@ def _inline(value: Any) -> str:
             return f"{name} ({', '.join(rest)})" if rest else name
         return ", ".join(rest) if rest else "(none)"
     return str(value)
+
+
+# ---------------------------------------------------------------- agents by name
+
+AGENT_KINDS = ("random", "greedy", "ismcts", "human")
+DEFAULT_ISMCTS_ITERATIONS = 200
+
+
+class AgentSpecError(ValueError):
+    """An agent's name on the command line is not one cardsmith knows; says what is."""
+
+
+def parse_agent(spec: str) -> tuple[str, dict]:
+    """``random``, ``greedy``, ``human``, ``ismcts``, ``ismcts:500`` (iterations per decision)
+    or ``ismcts:250ms`` (milliseconds per decision) → (kind, options for the agent)."""
+    text = spec.strip().lower()
+    kind, _, budget = text.partition(":")
+    if kind not in AGENT_KINDS:
+        raise AgentSpecError(f"unknown agent '{spec}': the agents are {', '.join(AGENT_KINDS)} "
+                             "(ismcts takes a budget: ismcts:500 iterations or ismcts:250ms)")
+    if not budget:
+        return kind, {}
+    if kind != "ismcts":
+        raise AgentSpecError(f"the {kind} agent takes no budget: write '{kind}', not '{spec}'")
+    number = budget[:-2] if budget.endswith("ms") else budget
+    if not (number.isascii() and number.isdigit()) or len(number) > 9 or int(number) < 1:
+        raise AgentSpecError(f"the budget in '{spec}' must be a whole number of iterations (ismcts:500) "
+                             "or of milliseconds (ismcts:250ms), at least 1")
+    if budget.endswith("ms"):
+        return kind, {"milliseconds": int(number)}
+    return kind, {"iterations": int(number)}
+
+
+def parse_agents(text: str, players: int) -> list[str]:
+    """``ismcts,random`` → one agent name per seat; one name alone plays every seat."""
+    specs = [s.strip() for s in text.split(",")]
+    for spec in specs:
+        parse_agent(spec)
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise AgentSpecError(f"--agents names {len(specs)} agents for {players} seats: "
+                             "give one per seat, in seat order, or one for every seat")
+    return specs
+
+
+def make_agent(spec: str, seed: int):
+    """The agent `spec` names (see ``parse_agent``), seeded with `seed`."""
+    kind, options = parse_agent(spec)
+    if kind == "random":
+        return RandomAgent(seed)
+    if kind == "human":
+        return HumanAgent()
+    if kind == "greedy":
+        from .greedy import GreedyAgent
+        return GreedyAgent(seed)
+    from .ismcts import ISMCTSAgent
+    options.setdefault("iterations", DEFAULT_ISMCTS_ITERATIONS)
+    return ISMCTSAgent(seed, **options)
+
+
+def seat_agents(specs: list[str], seed: int) -> list:
+    """One agent per seat from their names; seat k's agent is seeded ``seed * 1000 + k`` (as
+    the default random agents are), so a game with the same names and seed replays identically."""
+    return [make_agent(spec, seed * 1000 + seat) for seat, spec in enumerate(specs)]

@@ -97,8 +97,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("file", metavar="FILE")
     play.add_argument("--players", type=_positive, help="number of players (default: the game's minimum)")
     play.add_argument("--seed", type=int, help="random seed (default: a new one, printed)")
-    play.add_argument("--agent", choices=("random", "human"), default="random",
-                      help="human: one seat is played at this terminal")
+    play.add_argument("--agent", default="random", metavar="AGENT", type=_agent_names,
+                      help="random, greedy, ismcts[:N or :Nms] plays every seat; human: one seat "
+                           "(--human-seat) is played at this terminal, the others at random")
+    play.add_argument("--agents", metavar="A,B,...", type=_agent_names,
+                      help="one agent per seat, e.g. human,ismcts (docs/agents.md)")
     play.add_argument("--human-seat", type=int, default=1, metavar="K",
                       help="the seat the person plays, from 1 (default 1)")
     play.add_argument("--log", metavar="FILE.jsonl", help="write the events as JSON lines")
@@ -113,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--jobs", "-j", type=int, default=0,
                      help="worker processes (default: one per core; 1: no workers)")
     sim.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    sim.add_argument("--agents", metavar="A,B,...", type=_agent_names,
+                     help="one agent per seat (random, greedy, ismcts[:N or :Nms]), or one for every "
+                          "seat (default: random)")
     sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     sim.add_argument("--force-jobs", action="store_true",
@@ -174,6 +180,17 @@ def _max_steps_option(command: argparse.ArgumentParser) -> None:
 
     command.add_argument("--max-steps", type=_positive, default=None, metavar="N",
                          help=f"stop a game after N instructions (default {MAX_STEPS:,}, the bound MAX_STEPS)")
+
+
+def _agent_names(text: str) -> str:
+    """`--agent` / `--agents`: every name one cardsmith knows (the count per seat is checked later)."""
+    from .agents import AgentSpecError, parse_agent
+    try:
+        for spec in text.split(","):
+            parse_agent(spec)
+    except AgentSpecError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text
 
 
 def _positive(text: str) -> int:
@@ -268,7 +285,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     check_player_count(game, players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
     human = None
-    if args.agent == "human":
+    specs = _agent_specs(args.agents, players) if args.agents else None
+    if specs is None and args.agent.strip().lower() != "human":
+        specs = _agent_specs(args.agent, players)
+    if specs is not None:
+        humans = [seat for seat, spec in enumerate(specs) if spec.strip().lower() == "human"]
+        if len(humans) > 1:
+            raise UsageError("--agents: one seat at most is played at this terminal (human)")
+        human = humans[0] if humans else None
+    elif args.agent.strip().lower() == "human":
         if not 1 <= args.human_seat <= players:
             raise UsageError(f"--human-seat must be a seat from 1 to {players}, not {args.human_seat}")
         human = args.human_seat - 1
@@ -276,7 +301,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.log:
         _refuse_to_overwrite_an_input(args.log, game)
     print(_safe(f"{game.title}: {players} players, seed {seed}{seeded}"))
-    agents = {human: HumanAgent()} if human is not None else {}
+    if specs is not None:
+        from .agents import seat_agents
+        agents = dict(enumerate(seat_agents(specs, seed)))
+    else:
+        agents = {human: HumanAgent()} if human is not None else {}
     return _play(game, players, seed, agents, log_path=args.log, quiet=args.quiet, viewer=human,
                  max_steps=args.max_steps)
 
@@ -401,6 +430,15 @@ def describe_result(eng) -> str:
     return _safe(f"{listed} {verb} {length}.")
 
 
+def _agent_specs(text: str, players: int) -> list[str]:
+    """`--agent` / `--agents` → one agent name per seat; a name cardsmith does not know is a usage error."""
+    from .agents import AgentSpecError, parse_agents
+    try:
+        return parse_agents(text, players)
+    except AgentSpecError as err:
+        raise UsageError(str(err)) from None
+
+
 # ---------------------------------------------------------------- simulate
 
 
@@ -410,14 +448,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     players = args.players
     if players is None:
         players = load_game(args.file).min_players
+    agents = _agent_specs(args.agents, players) if args.agents else None
+    if agents is not None and "human" in (a.strip().lower() for a in agents):
+        raise UsageError("simulate plays without a person: --agents takes random, greedy or ismcts")
     return _simulate(args.file, args.games, players, args.jobs, args.seed,
                      as_json=args.json, progress=not args.no_progress,
-                     force_jobs=args.force_jobs, max_steps=args.max_steps)
+                     force_jobs=args.force_jobs, max_steps=args.max_steps, agents=agents)
 
 
 def _simulate(path: str, games: int, players: int, jobs: int, seed: int, *,
               as_json: bool, progress: bool, force_jobs: bool = False,
-              max_steps: int | None = None) -> int:
+              max_steps: int | None = None, agents: list[str] | None = None) -> int:
     """Run the simulation and print its summary; the exit status says how it went.
 
     130 (143) when ^C (SIGTERM) stopped it, after the summary of the games finished so far;
@@ -433,7 +474,7 @@ def _simulate(path: str, games: int, players: int, jobs: int, seed: int, *,
         print(f"cardsmith: {note}", file=sys.stderr)
     try:
         stats = simulate(path, games, players, jobs, seed, progress=progress and _is_terminal(sys.stderr),
-                         max_steps=max_steps, force_jobs=force_jobs)
+                         max_steps=max_steps, force_jobs=force_jobs, agents=agents)
         status = EXIT_OK
     except SimulationInterrupted as stop:
         # the workers are dead, nothing is left to clean up: a second ^C ends the process at
@@ -469,8 +510,10 @@ def render_summary(stats: dict, console) -> None:
     last = stats["seed"] + asked - 1
     played = f"{stats['games']} of {asked} games (interrupted)" if stats.get("interrupted") \
         else f"{stats['games']} games"
+    agents = stats.get("agents") or []
+    who = f", agents {', '.join(agents)}" if any(a != "random" for a in agents) else ""
     console.print(f"[bold]{escape(stats['title'])}[/bold]: {played}, "
-                  f"{stats['players']} players, seeds {stats['seed']} to {last}")
+                  f"{stats['players']} players, seeds {stats['seed']} to {last}{escape(who)}")
 
     even = f"an even share is {_pct(1 / stats['players'])}" if stats["players"] else ""
     seats = Table(title="Wins by seat", title_justify="left", caption=even, caption_justify="left")

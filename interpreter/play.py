@@ -44,8 +44,11 @@ def run_game(game, players: int, seed: int, agents: Sequence[Agent] | None = Non
         if decision is None:
             raise RuntimeError("the engine is neither finished nor waiting for a decision")
         agent = agents[decision.player]
-        view = eng.view(decision.player) if getattr(agent, "needs_view", True) else {}
-        index = agent.choose(view, decision)
+        if getattr(agent, "searches", False):      # greedy, ISMCTS: they sample what the player may believe
+            index = agent.choose_in(eng)
+        else:
+            view = eng.view(decision.player) if getattr(agent, "needs_view", True) else {}
+            index = agent.choose(view, decision)
         eng.decide(index)
         if observe is not None:
             observe(eng)

@@ -35,6 +35,7 @@ from multiprocessing.connection import wait
 
 from cardsmith.dsl.bounds import MAX_JOBS_OVER_CORES
 from cardsmith.dsl.loader import load_game
+from .agents import parse_agents, seat_agents
 from .engine import GameAborted
 from .play import check_player_count, run_game
 from .memory import memory_bound
@@ -74,7 +75,7 @@ class _Stopped(KeyboardInterrupt):
 
 def simulate(path: str, games: int, players: int, jobs: int, seed: int,
              progress: bool = True, *, max_steps: int | None = None,
-             force_jobs: bool = False) -> dict:
+             force_jobs: bool = False, agents: list[str] | None = None) -> dict:
     """Play ``games`` games of the file at ``path`` and return their statistics.
 
     ``jobs`` worker processes (``jobs <= 0``: one per usable core; ``jobs == 1``: in this
@@ -85,6 +86,8 @@ def simulate(path: str, games: int, players: int, jobs: int, seed: int,
     death of the worker playing it, counts as ``crashed`` (with its seed among the
     examples), so one bad game does not lose a run. ``max_steps`` is each game's step
     bound (default: the engine's). ``progress`` shows a rich progress bar on stderr.
+    ``agents`` names one agent per seat (``agents.parse_agents``: ``["ismcts", "random"]``);
+    default: random agents at every seat.
 
     SIGINT or SIGTERM during the run stop it at once: ``SimulationInterrupted`` is raised
     with the summary of the games finished so far.
@@ -93,6 +96,8 @@ def simulate(path: str, games: int, players: int, jobs: int, seed: int,
         raise ValueError(f"the number of games cannot be negative, got {games}")
     game = load_game(path)
     check_player_count(game, players)
+    if agents is not None:
+        agents = parse_agents(",".join(agents), players)
     jobs, _ = plan_jobs(jobs, force_jobs)
     seeds = list(range(seed, seed + games))
     if jobs == 1 or games <= 1:
@@ -105,9 +110,9 @@ def simulate(path: str, games: int, players: int, jobs: int, seed: int,
         try:
             with _Progress(progress, len(seeds), game.title) as bar:
                 if jobs == 1:
-                    _run_here(game, players, seeds, max_steps, records, bar)
+                    _run_here(game, players, seeds, max_steps, records, bar, agents)
                 else:
-                    lost = _Workers(path, game, players, max_steps, jobs, records, bar).run(seeds)
+                    lost = _Workers(path, game, players, max_steps, jobs, records, bar, agents).run(seeds)
         except KeyboardInterrupt as stop:     # ^C, or SIGTERM through _Stopped
             stopped_by = getattr(stop, "signum", signal.SIGINT)
     elapsed = time.perf_counter() - started
@@ -116,6 +121,7 @@ def simulate(path: str, games: int, players: int, jobs: int, seed: int,
         "file": path,
         "title": game.title,
         "seed": seed,
+        "agents": list(agents) if agents is not None else ["random"] * players,
         "games_requested": games,
         "interrupted": stopped_by is not None,
         "stopped_by": signal.Signals(stopped_by).name if stopped_by is not None else None,
@@ -166,11 +172,14 @@ def chunk_seeds(seeds: list[int], jobs: int) -> list[list[int]]:
     return [seeds[i:i + size] for i in range(0, len(seeds), size)]
 
 
-def play_one(game, players: int, seed: int, max_steps: int | None = None) -> dict:
-    """Play one game with the default random agents and return its record (see stats)."""
+def play_one(game, players: int, seed: int, max_steps: int | None = None,
+             agents: list[str] | None = None) -> dict:
+    """Play one game and return its record (see stats): the agents ``agents`` names, one per
+    seat (``agents.seat_agents``), or the default random agents."""
     try:
         with memory_bound():
-            eng = run_game(game, players, seed, log=False, max_steps=max_steps)
+            seats = seat_agents(agents, seed) if agents is not None else None
+            eng = run_game(game, players, seed, seats, log=False, max_steps=max_steps)
     except GameAborted as err:
         return {"seed": seed, "status": "aborted", "error": _first_line(err)}
     except Exception as err:  # noqa: BLE001 - a crashed game is counted, not fatal
@@ -201,9 +210,9 @@ def _first_line(err) -> str:
 
 
 def _run_here(game, players: int, seeds: list[int], max_steps: int | None,
-              records: dict[int, dict], bar: "_Progress") -> None:
+              records: dict[int, dict], bar: "_Progress", agents: list[str] | None = None) -> None:
     for seed in seeds:
-        records[seed] = play_one(game, players, seed, max_steps)
+        records[seed] = play_one(game, players, seed, max_steps, agents)
         bar.advance(1)
 
 
@@ -230,8 +239,9 @@ class _Workers:
     """
 
     def __init__(self, path: str, game, players: int, max_steps: int | None, jobs: int,
-                 records: dict[int, dict], bar: "_Progress"):
+                 records: dict[int, dict], bar: "_Progress", agents: list[str] | None = None):
         self.path = path
+        self.agents = agents
         self.game = game
         self.players = players
         self.max_steps = max_steps
@@ -274,7 +284,8 @@ class _Workers:
     def _start(self, chunk: list[int]) -> None:
         ours, theirs = self.context.Pipe()
         process = self.context.Process(
-            target=_worker_main, args=(theirs, self.path, self.players, self.max_steps, os.getpid()),
+            target=_worker_main, args=(theirs, self.path, self.players, self.max_steps, os.getpid(),
+                                       self.agents),
             name="cardsmith-simulate", daemon=True)
         # ^C must not reach the child before it ignores SIGINT, nor land in the parent between
         # the fork and the moment the process is on our list (then nothing would kill it).
@@ -374,7 +385,8 @@ def _context():
     return multiprocessing.get_context("spawn")
 
 
-def _worker_main(conn, path: str, players: int, max_steps: int | None, parent_pid: int) -> None:
+def _worker_main(conn, path: str, players: int, max_steps: int | None, parent_pid: int,
+                 agents: list[str] | None = None) -> None:
     """A worker: play each chunk of seeds it is sent, one record per game back; None ends it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent stops us; ^C goes to the group
     signal.signal(signal.SIGTERM, signal.SIG_DFL)    # not the parent's handler, inherited by fork
@@ -392,7 +404,7 @@ def _worker_main(conn, path: str, players: int, max_steps: int | None, parent_pi
                 if game is None:
                     record = {"seed": seed, "status": "crashed", "error": failure}
                 else:
-                    record = play_one(game, players, seed, max_steps)
+                    record = play_one(game, players, seed, max_steps, agents)
                 conn.send((seed, record))
     except (EOFError, BrokenPipeError):     # the parent closed its end: nothing left to do
         pass

@@ -1,0 +1,141 @@
+"""What a player may believe: whole game states consistent with what that player sees.
+
+A search agent must not read the cards it cannot see. It reads the game only through
+`Determinizer.sample(engine, player, rng)`, which returns a saved game (the JSON of
+`Engine.save()`) where everything hidden from `player` is dealt again at random:
+
+- the cards `player` may not see (by the one rule of `interpreter/visibility.py`: hidden
+  zones, other players' owner-only zones, face-down cards in public zones) are shuffled
+  among the places where such cards lie. A place keeps its zone, its position and its
+  face, and its owner (`owner of it`); only which card lies there changes. Cards are
+  shuffled among the cards that start the game on the same side: a card the game file
+  deals to a player's zone stays among that player's cards (the rules say where each card
+  starts, so this is no secret), the cards of shared zones among themselves;
+- the game's random generator gets a new state, so the order of future shuffles, dice
+  and draws is not the true one;
+- other players' secret picks made before `player` is asked (`secretly chooses` from
+  cards) follow their place: the pick is "the card that lies there", whichever it is now.
+
+What `player` sees is the same in the sample as in the true game (tests/test_agents_search.py
+checks it), and the sample depends only on that view and on `rng`: two true games that look
+the same to `player` give the same samples. What a player saw earlier and remembers (a card
+shown, then shuffled back) is not used: the sample is consistent with the view as it is now.
+Known limits: a hidden card named by an item on the stack, or held in a rule's own name
+(`let c be top card of ...`) other than a secret pick, keeps its place and identity.
+"""
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from . import rng as R
+from .visibility import sees
+
+if TYPE_CHECKING:
+    from .engine import Engine
+
+CARD_KIND = "card"          # a decision's `kind` when its options are cards (interpreter/decisions.py)
+
+
+def hidden_places(state: dict, decls, player: int) -> list[tuple[str, int, int]]:
+    """[(zone key, position, card)] of every card `player` may not see, in zone order."""
+    zones, face_up = state["zones"], state["face_up"]
+    places = []
+    for key, cards in zones.items():
+        name, _, seat = key.partition(":")
+        owner = int(seat) if seat else None
+        vis = decls.zones[name].visibility
+        for i, c in enumerate(cards):
+            if not sees(vis, owner, face_up[c], player):
+                places.append((key, i, c))
+    return places
+
+
+def _pinned(state: dict) -> set[int]:
+    """Hidden cards that must keep their identity: those on the stack (see the module's limits)."""
+    return {item["card"] for item in state.get("stack", ())}
+
+
+def starting_sides(game) -> list[int]:
+    """Per card, the seat whose zone the game file puts it in at the start (-1: a shared zone)."""
+    sides = []
+    for c in game.cards:
+        _, _, seat = c.zone.partition(":")
+        sides.append(int(seat) if seat else -1)
+    return sides
+
+
+def redeal(state: dict, decls, sides: list[int], player: int, rng: random.Random) -> dict:
+    """A copy of the saved `state` (GameState.to_dict) with what `player` cannot see dealt again
+    (`sides`: `starting_sides` of the game).
+
+    The copy shares no list that it changes with `state`; the rest is shared (the engine
+    copies a saved state when it restores it)."""
+    places = hidden_places(state, decls, player)
+    pinned = _pinned(state)
+    groups: dict[int, list] = {}    # starting side -> [(key, i, card)] of the cards that may move
+    for place in places:
+        if place[2] not in pinned:
+            groups.setdefault(sides[place[2]], []).append(place)
+    zones = {key: list(cards) for key, cards in state["zones"].items()}
+    card_zone = list(state["card_zone"])
+    face_up, owner = list(state["face_up"]), list(state["owner"])
+    old_face, old_owner = state["face_up"], state["owner"]
+    moved: dict[int, int] = {}      # the card that lay at a place -> the card that lies there now
+    for side in sorted(groups):
+        group = groups[side]
+        cards = sorted(c for _, _, c in group)      # the set, not who lies where: that is hidden
+        rng.shuffle(cards)
+        for (key, i, was), now in zip(group, cards):
+            zones[key][i] = now
+            card_zone[now] = key
+            face_up[now] = old_face[was]            # the place keeps its face and its owner
+            owner[now] = old_owner[was]
+            moved[was] = now
+    out = dict(state)
+    out.update(zones=zones, card_zone=card_zone, face_up=face_up, owner=owner,
+               rng=R.seed_state(rng.getrandbits(63)))
+    if moved:
+        out["frames"], out["pending"] = _follow_places(state, moved)
+    return out
+
+
+def _follow_places(state: dict, moved: dict[int, int]) -> tuple[list, dict | None]:
+    """Secret picks of cards and the options of a pending choice of cards name places: after a
+    redeal they name the card that lies there now."""
+    frames = [list(fr) for fr in state["frames"]]
+    pending = state["pending"]
+    if pending is not None and pending.get("kind") == CARD_KIND:
+        pending = dict(pending, options=[moved.get(c, c) for c in pending["options"]])
+        if pending.get("secret") and frames:
+            code_id, pc, env = frames[-1]
+            env = dict(env)
+            for name, value in env.items():
+                if name.startswith("$picks") and isinstance(value, list):
+                    env[name] = [moved.get(c, c) if isinstance(c, int) else c for c in value]
+            frames[-1] = [code_id, pc, env]
+    return frames, pending
+
+
+class Determinizer:
+    """Samples saved games consistent with one player's view of an engine's game."""
+
+    def __init__(self, game):
+        from .program import program_for
+        self.game = game
+        self.decls = program_for(game).decls
+        self.sides = starting_sides(game)
+
+    def sample(self, eng: "Engine", player: int, rng: random.Random, base: dict | None = None) -> dict:
+        """A saved game (`Engine.save()` form) as `player` might believe it is. `base`, when
+        given, is `eng.save()` already made (a search samples many times from one)."""
+        data = dict(base if base is not None else eng.save())
+        data["state"] = redeal(data["state"], self.decls, self.sides, player, rng)
+        return data
+
+
+def determinizer_for(game) -> Determinizer:
+    found = game._cache.get("determinizer")
+    if found is None:
+        found = game._cache["determinizer"] = Determinizer(game)
+    return found
