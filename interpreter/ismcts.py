@@ -60,7 +60,7 @@ class ISMCTSAgent:
 
     def __init__(self, seed: int | None = None, iterations: int | None = 200,
                  milliseconds: float | None = None, playout_limit: int = 200,
-                 exploration: float = EXPLORATION):
+                 exploration: float = EXPLORATION, sampler=None):
         if milliseconds is None and (iterations is None or iterations < 1):
             raise ValueError("ISMCTS needs a budget: at least 1 iteration, or some milliseconds")
         if milliseconds is not None and milliseconds <= 0:
@@ -71,6 +71,8 @@ class ISMCTSAgent:
         self.playout_limit = playout_limit
         self.exploration = exploration
         self.rng = random.Random(seed)
+        # what it believes the game is: determinize.Determinizer (a test hands it one that peeks)
+        self.sampler = sampler
         self.last_iterations = 0        # how many the last decision ran (for the docs' costs)
 
     def choose(self, view: dict, decision: "Decision") -> int:
@@ -81,7 +83,7 @@ class ISMCTSAgent:
         if len(decision.options) == 1:
             return 0
         player = decision.player
-        sampler = determinizer_for(eng.game)
+        sampler = self.sampler or determinizer_for(eng.game)
         base = eng.save()
         root = _Node()
         deadline = None if self.milliseconds is None else time.perf_counter() + self.milliseconds / 1000
