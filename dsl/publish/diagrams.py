@@ -77,9 +77,10 @@ STOP = object()
 class PhaseDiagram:
     """Builds the phase diagram of a game's declarations."""
 
-    def __init__(self, decls, ctx: E.Ctx | None = None):
+    def __init__(self, decls, ctx: E.Ctx | None = None, collapse_steps: bool = False):
         self.d = decls
         self.ctx = ctx or E.make_ctx(decls, param_types=E.param_types(decls))
+        self.collapse_steps = collapse_steps    # steps drawn as one box each (the overview of a split diagram)
         self.count = 0
         self.edges: list[tuple] = []
         self.calls: list[str] = []        # procedures being walked (no recursion)
@@ -265,6 +266,49 @@ class PhaseDiagram:
         name = self.d.game.title if self.d.game else "the game"
         return f"{name}: the turn structure"
 
+    def build_step(self, step: A.StepStmt) -> graphviz.Digraph:
+        """One step (or phase) alone, from its start to its end: a part of a split diagram."""
+        title = f"{E.cap(step.kind)} {E.quote(step.name)}"
+        g = graphviz.Digraph("phases", graph_attr=dict(GRAPH_ATTR, label=label(title, 60, 2), labelloc="t"),
+                             node_attr=NODE_ATTR, edge_attr=EDGE_ATTR)
+        start = self.node(g, "start", shape="circle", style="filled", fillcolor="#222222",
+                          fontcolor="white", width="0.5", fixedsize="true")
+        loop = Loop()
+        f = self.block(step.body, g, loop, self.ctx.child())
+        end = self.node(g, f"end of the {step.kind}", shape="doublecircle", width="0.6", fontsize="9")
+        self.edge(start, f.entry or end)
+        self.connect(f.exits + loop.breaks, end)
+        for a, b, text, attrs in self.edges:
+            g.edge(a, b, label=label(text, 24, 4) if text else None, **attrs)
+        return g
+
+
+def top_steps(body) -> list:
+    """The steps of a round that are not inside another step, in the order written."""
+    out = []
+    for st in body:
+        if isinstance(st, A.StepStmt):
+            out.append(st)
+        else:
+            for b in E.blocks_of(st):
+                out.extend(top_steps(b))
+    return out
+
+
+def phase_parts(decls, ctx: E.Ctx | None = None) -> list[tuple[str, str, int]]:
+    """A phase diagram split for print: ("overview", DOT, boxes) with every step a single box,
+    then ("r<round>-s<step>", DOT, boxes) for each top-level step that has a flow inside it
+    (numbered from 1, as the rulebook numbers them)."""
+    pd = PhaseDiagram(decls, ctx, collapse_steps=True)
+    parts = [("overview", pd.build().source, pd.count)]
+    for ri, r in enumerate(decls.rounds, 1):
+        for si, step in enumerate(top_steps(r.body), 1):
+            pd = PhaseDiagram(decls, ctx)
+            if not pd.structural_block(step.body):
+                continue
+            parts.append((f"r{ri}-s{si}", pd.build_step(step).source, pd.count))
+    return parts
+
 
 # ---------------------------------------------------------------- walkers, one per statement class
 # A walker returns a Frag (it shapes the flow), STOP, or the statement's English (a summary line).
@@ -287,8 +331,13 @@ def walk_StopStmt(pd: PhaseDiagram, st, g, loop: Loop, ctx: E.Ctx):
 def walk_StepStmt(pd: PhaseDiagram, st: A.StepStmt, g, loop: Loop, ctx: E.Ctx):
     before = pd.windows.get("step_started", [])
     after = pd.windows.get("step_ended", [])
-    f = pd.enclosed(st.body, g, f"{E.cap(st.kind)} {E.quote(st.name)}", loop, ctx.child(),
-                    style="rounded,filled", fillcolor="#f3f6fb" if st.kind == "step" else "#e8eef8")
+    if pd.collapse_steps:
+        n = pd.node(g, label(f"{E.cap(st.kind)} {E.quote(st.name)}"), penwidth="1.5", style="rounded,filled",
+                    fillcolor="#f3f6fb")
+        f = Frag(n, [(n, None)])
+    else:
+        f = pd.enclosed(st.body, g, f"{E.cap(st.kind)} {E.quote(st.name)}", loop, ctx.child(),
+                        style="rounded,filled", fillcolor="#f3f6fb" if st.kind == "step" else "#e8eef8")
     if before:
         w = pd.window_nodes(g, before, Frag(None, []))
         pd.connect(w.exits, f.entry)
@@ -425,9 +474,10 @@ ELSEWHERE = "(where the card is)"
 class ZoneDiagram:
     """Zones as nodes, `move` statements as edges labelled with the rule that moves the cards."""
 
-    def __init__(self, decls):
+    def __init__(self, decls, numbered: bool = False):
         self.d = decls
         self.moves: dict[tuple[str, str], list[str]] = {}
+        self.numbered = numbered     # edges carry a number; flows() lists what each number stands for
 
     def zone(self, e, env: dict) -> str | None:
         """The declared zone an expression names (`p's deck`, `every fire`, `box`)."""
@@ -527,11 +577,18 @@ class ZoneDiagram:
                    shape="box3d" if z.per_player else "box", style="filled", fillcolor=fills[z.visibility])
         if any(src == ELSEWHERE for src, _ in self.moves):
             g.node("z__elsewhere", ELSEWHERE, shape="plaintext")
-        for (src, dst), rules in self.moves.items():
+        for i, ((src, dst), rules) in enumerate(self.moves.items(), 1):
             a = "z__elsewhere" if src == ELSEWHERE else f"z_{src}"
+            if self.numbered:
+                g.edge(a, f"z_{dst}", label=str(i), fontsize="11", fontcolor="#2f5597", penwidth="1.3")
+                continue
             shown = rules[:4] + ([f"and {len(rules) - 4} more"] if len(rules) > 4 else [])
             g.edge(a, f"z_{dst}", label="\\n".join(label(r, 34, 2) for r in shown))
         return g
+
+    def flows(self) -> list[tuple[int, str, str, list[str]]]:
+        """(number, from, to, the rules that move cards so) of every edge, after build()."""
+        return [(i, src, dst, rules) for i, ((src, dst), rules) in enumerate(self.moves.items(), 1)]
 
 
 def zones_graph(decls) -> graphviz.Digraph:

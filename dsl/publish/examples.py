@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from ..bounds import EXAMPLE_STEPS
 from . import english as E
+from .layout import zone_label
 
 SEEDS = (1, 2, 3, 4)         # the sample games tried, in order: the first with the most kinds of moment wins
 NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana")
@@ -146,7 +147,7 @@ class Teller:
     def zone(self, key: str) -> str:
         name, _, seat = str(key).partition(":")
         z = self.d.zones.get(name)
-        word = E.human(name)
+        word = zone_label(self.d, name)
         if seat:
             return f"{self.seats[int(seat)]}'s {word}" if int(seat) < len(self.seats) else word
         return f"the {word}" if z is not None else word
@@ -203,7 +204,7 @@ class Teller:
             return None
         text = E.clean(str(ev.get("text", "")))
         for name in self.d.zones:
-            text = text.replace(f"'s {name}", f"'s {E.human(name)}")
+            text = text.replace(f"'s {name}", f"'s {zone_label(self.d, name)}")
         return E.cap(text) + ("" if text.endswith((".", "!", "?")) else ".") if text else None
 
 

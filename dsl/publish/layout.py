@@ -16,6 +16,25 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from . import english as E
+from . import words as W
+
+
+# The names the rulebook gives (words.py: a file's display names, else the name with spaces).
+def zone_label(decls, name: str) -> str:
+    said = getattr(W, "display_name", None)
+    return said(decls, "zone", name) if said else E.human(name)
+
+
+def field_label(decls, name: str) -> str:
+    said = getattr(W, "display_name", None)
+    return said(decls, "field", name) if said else E.human(name)
+
+
+def value_label(decls, value) -> str:
+    said = getattr(W, "display_value", None)
+    if said:
+        return said(decls, value)
+    return "yes" if value is True else "no" if value is False else "" if value is None else E.clean(str(value))
 
 BOX_W, BOX_H, GAP = 104, 70, 10
 PER_ROW = 6
@@ -52,11 +71,12 @@ def _text(x: float, y: float, text: str, size: float = 10, weight: str = "normal
 
 
 def _zone_box(x: float, y: float, name: str, visibility: str, cards: list | None) -> list[str]:
+    """One zone: `name` is its display name."""
     fill, ink, dash = LOOK.get(visibility, LOOK["public"])
     out = [f'<rect x="{x}" y="{y}" width="{BOX_W}" height="{BOX_H}" rx="6" fill="{fill}" '
            f'stroke="#2f5597" stroke-width="1.2"{dash}/>']
     cx = x + BOX_W / 2
-    title = _wrap(E.human(name), 16)
+    title = _wrap(name, 16)
     for i, line in enumerate(title):
         out.append(_text(cx, y + 14 + 11 * i, line, 10, "bold", ink))
     below = y + 16 + 11 * len(title)
@@ -81,10 +101,10 @@ def table_svg(decls, seats: list[str], contents: dict | None = None, caption_pla
     areas: list[tuple[str, list[tuple[str, str, str]]]] = []
     for seat, who in enumerate(seats):
         areas.append((f"{who}'s area" if caption_players else who,
-                      [(z.name, z.visibility, f"{z.name}:{seat}") for z in own]))
+                      [(zone_label(decls, z.name), z.visibility, f"{z.name}:{seat}") for z in own]))
     if shared:
         areas.insert(len(areas) // 2 if len(areas) > 1 else len(areas),
-                     ("Shared by all players", [(z.name, z.visibility, z.name) for z in shared]))
+                     ("Shared by all players", [(zone_label(decls, z.name), z.visibility, z.name) for z in shared]))
     parts: list[str] = []
     y = MARGIN
     for title, zones in areas:

@@ -35,6 +35,7 @@ from . import english as E
 from . import errors as X
 from . import examples as EX
 from . import layout as L
+from .layout import field_label, value_label, zone_label as zl
 from . import templating as T
 
 FORMATS = ("html", "pdf", "md")
@@ -77,6 +78,15 @@ class AidPart:
 
 
 @dataclass
+class CardEntry:
+    name: str
+    copies: int
+    facts: str          # its printed values, as words ("force 3; play another")
+    text: str           # its own effect in English ("" when it has none)
+    anchor: str
+
+
+@dataclass
 class IndexEntry:
     word: str
     refs: list          # [(ref text "§3.2", anchor "sec-3-2")]
@@ -95,6 +105,8 @@ class Section:
     level: int
     blocks: list = field(default_factory=list)
     sections: list = field(default_factory=list)
+    new_page: bool = False      # a chapter that starts a new printed page (the others run on)
+    alone: bool = False         # a chapter printed on a page of its own (the player aid)
 
     @property
     def anchor(self) -> str:
@@ -157,6 +169,12 @@ def players_text(game: Game) -> str:
     return f"{lo} to {hi} players"
 
 
+# The chapters that open a printed page: the start of the rules, of the examples and of the
+# reference, and the player aid (one page of its own). The others follow on, so that a short
+# chapter leaves no near-empty page behind it.
+NEW_PAGE = ("Overview", "Player aid")
+
+
 class BookBuilder:
     """Collects the book of one game."""
 
@@ -204,7 +222,8 @@ class BookBuilder:
 
     def build(self) -> Book:
         plan = self.plan()
-        sections = [Section(str(i + 1), title, 1) for i, (title, _) in enumerate(plan)]
+        sections = [Section(str(i + 1), title, 1, new_page=title in NEW_PAGE, alone=title == "Player aid")
+                    for i, (title, _) in enumerate(plan)]
         self.by_title = {s.title: s for s in sections}
         self.chapters = sections
         self.proc_numbers()
@@ -308,9 +327,9 @@ class BookBuilder:
         shared = [z for z in d.zones.values() if not z.per_player]
         texts = []
         if per:
-            texts.append("Each player has " + E.join_and([f"a {E.human(z.name)}" for z in per]) + ".")
+            texts.append("Each player has " + E.join_and([E.article(zl(d, z.name)) for z in per]) + ".")
         if shared:
-            texts.append("All players share " + E.join_and([f"the {E.human(z.name)}" for z in shared]) + ".")
+            texts.append("All players share " + E.join_and([f"the {zl(d, z.name)}" for z in shared]) + ".")
         table.blocks.append(prose(texts))
         stem = Path(self.game.path).stem
         svg = L.table_svg(d, ["Each player"], None, caption_players=False)
@@ -320,7 +339,7 @@ class BookBuilder:
         rows = []
         for z in d.zones.values():
             seen = {"hidden": "hidden", "owner": "its owner only", "public": "everyone"}[z.visibility]
-            rows.append([E.human(z.name), "each player" if z.per_player else "shared", seen, E.clean(z.doc or "")])
+            rows.append([zl(d, z.name), "each player" if z.per_player else "shared", seen, E.clean(z.doc or "")])
         table.blocks.append(Block("table", title="The zones", rows=rows,
                                   columns=["Zone", "Whose", "Who sees the cards", "Description"]))
 
@@ -340,10 +359,16 @@ class BookBuilder:
                 "public": "everyone sees them"}[z.visibility]
             if z.capacity is not None:
                 cards += f"; at most {z.capacity}"
-            rows.append([E.human(z.name), "each player" if z.per_player else "shared", cards, E.clean(z.doc or "")])
+            rows.append([zl(d, z.name), "each player" if z.per_player else "shared", cards, E.clean(z.doc or "")])
         zones.blocks.append(Block("table", title="Zones", rows=rows,
                                   columns=["Zone", "Whose", "The cards in it", "Description"]))
-        zones.blocks.append(self.diagram("zones", "Where the cards go: every move of the rules, by the rule that makes it"))
+        zones.blocks.append(self.diagram("zones", "Where the cards go: each arrow is a way cards move, numbered as "
+                                         "in the table below"))
+        flows = self.diagrams.get("flows") or []
+        if flows:
+            zones.blocks.append(Block("table", title="The card flows", columns=["", "From", "To", "Moved by"], rows=[
+                [str(i), zl(d, src) if src != D.ELSEWHERE else "wherever the card is", zl(d, dst),
+                 E.join_and([E.clean(r) for r in rules])] for i, src, dst, rules in flows]))
         for ct in d.card_types.values():
             s = self.sub(sec, f"Card type: {ct.name}")
             if ct.docs:
@@ -392,16 +417,41 @@ class BookBuilder:
             shown = [f for f in fields if f is not group_field]
             zones = sorted({c.zone for c in cards}, key=list(self.d.zones).index)
             s = self.sub(sec, f"{E.plural(type_name)} ({count(len(cards), 'card')})")
-            s.blocks.append(prose([f"They start in {join_zones(zones)}."]))
+            s.blocks.append(prose([f"They start in {join_zones(self.d, zones)}."]))
             for key, members in groups.items():
-                rows = self.card_rows(members, shown, own)
-                has_text = any(r[-1] for r in rows)
-                columns = ["Card"] + [E.human(f.name) for f in shown] + ["Copies"] + (["Effect"] if has_text else [])
-                if not has_text:
-                    rows = [r[:-1] for r in rows]
-                title = (f"{E.plural(type_name)} of {E.human(group_field.name)} {key} ({count(len(members), 'card')})"
+                title = (f"{E.plural(type_name)} of {field_label(self.d, group_field.name)} "
+                         f"{value_label(self.d, key) if key != chr(0x2014) else key} ({count(len(members), 'card')})"
                          if group_field else f"{E.plural(type_name)} ({count(len(members), 'card')})")
-                s.blocks.append(Block("table", title=title, columns=columns, rows=rows))
+                s.blocks.append(Block("cards", title=title, items=self.card_entries(members, shown, own)))
+
+    def card_entries(self, members, shown, own) -> list["CardEntry"]:
+        """One entry per distinct card: its name, copies, printed values and its own effect. A flag
+        shows only where it is yes (by its name); a value only where the card has one."""
+        out: list[CardEntry] = []
+        for row, cd in zip(self.card_rows(members, shown, own), self.distinct(members)):
+            facts = []
+            for f in shown:
+                v = cd.values.get(f.name)
+                if v is True:
+                    facts.append(field_label(self.d, f.name))
+                elif v is False or v is None or v == []:
+                    continue
+                else:
+                    shown_v = ", ".join(value_label(self.d, x) for x in v) if isinstance(v, list) else value_label(self.d, v)
+                    facts.append(f"{field_label(self.d, f.name)} {shown_v}")
+            out.append(CardEntry(row[0], int(row[-2]), "; ".join(facts), row[-1], f"card-{slug(row[0])}"))
+        return out
+
+    @staticmethod
+    def distinct(members) -> list:
+        """The cards of card_rows' rows: the first of each run of identical copies."""
+        out, last = [], None
+        for cd in members:
+            key = (cd.name, tuple((k, repr(v)) for k, v in cd.values.items()))
+            if key != last:
+                out.append(cd)
+            last = key
+        return out
 
     def card_rows(self, members, shown, own) -> list[list[str]]:
         rows: list[list] = []
@@ -414,18 +464,13 @@ class BookBuilder:
             last_key = key
             text = ""
             decl = own.get(cd.name)
-            effect = getattr(E, "card_effect", None)        # the card's own effect, in English (english.py)
-            if effect is not None:
-                text = E.clean(E.plain(effect(cd, self.ctx))) if decl is not None else ""
-            elif decl is not None:
-                parts = [E.clean(t) for t in decl.docs]
-                c = E.ability_ctx(self.ctx, cd.type_name)
-                said = [E.flatten([E.describe(ab, c)]) for ab in decl.abilities]
-                if said and parts:
-                    said[0] = "In rules terms: " + said[0]
-                parts += said
+            parts = [E.clean(t) for t in decl.docs] if decl is not None else []
+            effect = E.card_effect_text(self.game, cd, self.ctx)     # its own effect (english.py)
+            if effect:
+                parts.append(("In rules terms: " if parts else "") + effect)
+            if decl is not None:
                 parts += [self.keyword_use(kw) for kw in decl.keywords]
-                text = " ".join(parts)
+            text = " ".join(parts)
             rows.append([E.clean(cd.name)] + [show_value(cd.values.get(f.name)) for f in shown] + ["1", text])
         return rows
 
@@ -444,7 +489,12 @@ class BookBuilder:
         if d.end_checks:
             texts.append(f"The game can end at any moment: see {self.by_title['The end of the game'].ref}.")
         sec.blocks.append(prose(texts))
-        sec.blocks.append(self.diagram("phases", "The turn structure: rounds, phases and steps in the order they are played"))
+        if "phases-overview" in self.diagrams:
+            sec.blocks.append(self.diagram("phases-overview", "The turn structure at a glance: each step is one "
+                                           "box here, and drawn in full in its own section"))
+        else:
+            sec.blocks.append(self.diagram("phases", "The turn structure: rounds, phases and steps in the order "
+                                           "they are played"))
         outline = []
         for r in d.rounds:
             chapter = self.by_title[f"Round \u201c{E.clean(r.name)}\u201d"]
@@ -470,6 +520,9 @@ class BookBuilder:
         numbers: dict[int, str] = {}
         self.number_steps(r.body, sec.number, numbers, [0])
         open_sections = [sec]
+        ri = self.d.rounds.index(r) + 1
+        drawn = {id(st): f"phases-r{ri}-s{si}" for si, st in enumerate(D.top_steps(r.body), 1)
+                 if f"phases-r{ri}-s{si}" in self.diagrams}
 
         def on_step(step: A.StepStmt, ctx: E.Ctx) -> None:
             parent = open_sections[-1]
@@ -477,6 +530,9 @@ class BookBuilder:
             parent.sections.append(s)
             open_sections.append(s)
             s.blocks.extend(doc_and_rules(step.body, ctx.child()))
+            if id(step) in drawn:
+                s.blocks.append(self.diagram(drawn[id(step)], f"{E.cap(step.kind)} \u201c{E.clean(step.name)}\u201d, "
+                                             "from its start to its end"))
             open_sections.pop()
 
         ctx = self.ctx.child(step_refs={k: "§" + v for k, v in numbers.items()}, on_step=on_step)
@@ -620,9 +676,9 @@ class BookBuilder:
             parts.append(AidPart(f"Setup ({ref})", [E.clean(t) for t in docs] or [f"See {ref}."]))
         for r in d.rounds:
             chapter = self.by_title[f"Round \u201c{E.clean(r.name)}\u201d"]
-            steps = []
-            for line in self.outline(r.body, chapter.number, [0]):
-                steps.extend(self.aid_steps(line, 0))
+            numbers: dict[int, str] = {}
+            self.number_steps(r.body, chapter.number, numbers, [0])
+            steps = self.aid_steps(r.body, numbers, 0)
             parts.append(AidPart(f"Each round \u201c{E.clean(r.name)}\u201d ({chapter.ref})", steps))
         if d.end_checks:
             ends = []
@@ -635,10 +691,18 @@ class BookBuilder:
                                  [E.join_and([E.clean(t.word) for t in d.terms.values()]) + "."]))
         sec.blocks.append(Block("aid", items=parts))
 
-    def aid_steps(self, line: E.Line, depth: int) -> list[str]:
-        out = [("\u2003" * depth) + E.plain(line.text)]
-        for child in line.children:
-            out.extend(self.aid_steps(child, depth + 1))
+    def aid_steps(self, body, numbers: dict, depth: int) -> list[str]:
+        """Each step: its name, section and the first sentence of its prose."""
+        out = []
+        for st in body:
+            if isinstance(st, A.StepStmt):
+                docs = [x.text for x in st.body if isinstance(x, A.DocItem)]
+                first = re.split(r"(?<=[.!?])\s", E.clean(docs[0]), maxsplit=1)[0] if docs else ""
+                out.append(("\u2003" * depth) + f"{E.clean(st.name)} (§{numbers[id(st)]})" + (f": {first}" if first else ""))
+                out.extend(self.aid_steps(st.body, numbers, depth + 1))
+            else:
+                for b in E.blocks_of(st):
+                    out.extend(self.aid_steps(b, numbers, depth))
         return out
 
     # ---------------------------------------------------------------- credits and index
@@ -674,7 +738,7 @@ class BookBuilder:
             add(cd.name, cards.ref, cards.anchor)
         tables = self.by_title["Reference tables"]
         for z in self.d.zones.values():
-            add(E.human(z.name), tables.ref, tables.sections[0].anchor if tables.sections else tables.anchor)
+            add(zl(self.d, z.name), tables.ref, tables.sections[0].anchor if tables.sections else tables.anchor)
         letters: dict[str, list] = {}
         for word in sorted(entries, key=lambda w: (w.lower(), w)):
             first = word[0].upper() if word[0].isalpha() else "#"
@@ -752,8 +816,8 @@ def count(n: int, word: str) -> str:
     return f"{n} {word if n == 1 else E.plural(word)}"
 
 
-def join_zones(zones) -> str:
-    return E.join_and([f"the {E.human(z)}" for z in zones])
+def join_zones(decls, zones) -> str:
+    return E.join_and([f"the {zl(decls, z)}" for z in zones])
 
 
 def slug(text: str) -> str:
@@ -833,13 +897,9 @@ def render(book: Book, fmt: str, templates=None) -> str:
     return T.render(folders(templates), FILTERS, name, {"book": book})
 
 
-def _diagram(game: Game, kind: str) -> dict:
+def _draw(game: Game, kind: str, source: str, boxes: int) -> dict:
     """One diagram: its DOT, and its SVG unless it cannot or may not be drawn (then a note)."""
     stem = Path(game.path).stem
-    try:
-        source, boxes = apart.deep(D.diagram_source, game.decls, kind)
-    except RecursionError:
-        raise X.too_deep(game) from None
     entry = {"dot_file": f"{stem}-{kind}.dot", "file": f"{stem}-{kind}.svg", "svg": None, "note": "",
              "source": source}
     if boxes > MAX_DIAGRAM_NODES:
@@ -857,23 +917,67 @@ def _diagram(game: Game, kind: str) -> dict:
     return entry
 
 
+# The printed page's room for a figure, in points (A4 less the margins, less a heading and a
+# caption), and the smallest scale at which a diagram's 10 pt labels stay readable (6 pt).
+PAGE_ROOM = (504, 567)
+SMALLEST_SCALE = 0.6
+
+
+def print_scale(svg: str | None) -> float:
+    """How much a drawn diagram must shrink to fit the printed page (1: not at all)."""
+    found = re.search(r'<svg[^>]*?width="([\d.]+)pt"[^>]*?height="([\d.]+)pt"', svg or "")
+    if not found:
+        return 1.0
+    w, h = float(found.group(1)), float(found.group(2))
+    return min(1.0, PAGE_ROOM[0] / max(w, 1), PAGE_ROOM[1] / max(h, 1))
+
+
+def _sources(game: Game) -> dict:
+    """kind -> (DOT, boxes): the two diagrams of the game, the zones with numbered flows."""
+    def both():
+        zd = D.ZoneDiagram(game.decls, numbered=True)
+        zones = zd.build().source
+        boxes = len(game.decls.zones) + (1 if any(src == D.ELSEWHERE for src, _ in zd.moves) else 0)
+        return {"phases": D.diagram_source(game.decls, "phases"), "zones": (zones, boxes)}, zd.flows()
+    try:
+        return apart.deep(both)
+    except RecursionError:
+        raise X.too_deep(game) from None
+
+
+def _phase_parts(game: Game) -> list:
+    try:
+        return apart.deep(D.phase_parts, game.decls)
+    except RecursionError:
+        raise X.too_deep(game) from None
+
+
 def make_diagrams(game: Game, out_dir: Path | None) -> tuple[dict, list[str]]:
-    """Both diagrams: DOT always, SVG when Graphviz's `dot` is installed and draws it within
-    its bounds (else the book says why it is missing). Writes <stem>-<kind>.dot / .svg into
-    `out_dir` when given; returns their info and any warnings."""
+    """The diagrams: DOT always, SVG when Graphviz's `dot` is installed and draws it within
+    its bounds (else the book says why it is missing). A phase diagram too big to print
+    legibly on one page (print_scale below SMALLEST_SCALE) is split too: an overview with
+    each step as one box ("phases-overview") and one diagram per top-level step with a flow
+    inside ("phases-r1-s2"). Writes <stem>-<kind>.dot / .svg into `out_dir` when given;
+    returns their info (with "flows": the numbered card flows of the zone diagram) and any
+    warnings."""
     info: dict = {}
     warnings: list[str] = []
+    sources, flows = _sources(game)
     for kind in D.KINDS:
-        entry = _diagram(game, kind)
+        info[kind] = _draw(game, kind, *sources[kind])
+    if info["phases"].get("svg_text") and print_scale(info["phases"]["svg_text"]) < SMALLEST_SCALE:
+        for key, source, boxes in _phase_parts(game):
+            info[f"phases-{key}"] = _draw(game, f"phases-{key}", source, boxes)
+    for kind, entry in info.items():
         source, svg = entry.pop("source"), entry.pop("svg_text", None)
-        info[kind] = entry
         if out_dir is not None:
             (out_dir / entry["dot_file"]).write_text(source, encoding="utf-8")
             if svg:
                 (out_dir / entry["file"]).write_text(svg, encoding="utf-8")
-        if entry["note"]:
+        if entry["note"] and kind in D.KINDS:
             warnings.append(f"the {kind} diagram is left out of the rulebook: {entry['note']}; its DOT source "
                             f"is {entry['dot_file']}")
+    info["flows"] = flows
     if not D.have_dot():
         warnings.append("Graphviz is not installed (no 'dot' program): the diagrams are written as DOT "
                         "source only (install the Debian package 'graphviz' to draw them)")
@@ -926,8 +1030,9 @@ def write_rulebook(game: Game, out_dir, fmt: str = "html", templates=None) -> tu
     diagrams, warnings = make_diagrams(game, out)
     book = build_book(game, diagrams)
     stem = book.stem
-    written = [out / d["dot_file"] for d in diagrams.values()]
-    written += [out / d["file"] for d in diagrams.values() if d["svg"] is not None]
+    drawn = [d for kind, d in diagrams.items() if kind != "flows"]
+    written = [out / d["dot_file"] for d in drawn]
+    written += [out / d["file"] for d in drawn if d["svg"] is not None]
     if fmt == "md":             # the HTML and the PDF carry their drawings inline
         for name, svg in book.pictures.items():
             (out / name).write_text(svg, encoding="utf-8")
