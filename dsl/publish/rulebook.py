@@ -465,7 +465,9 @@ class BookBuilder:
             text = ""
             decl = own.get(cd.name)
             parts = [E.clean(t) for t in decl.docs] if decl is not None else []
-            effect = E.card_effect_text(self.game, cd, self.ctx)     # its own effect (english.py)
+            said = getattr(E, "card_effect_text", None)     # its own effect (english.py)
+            effect = said(self.game, cd, self.ctx) if said else " ".join(
+                E.flatten([E.describe(ab, E.ability_ctx(self.ctx, cd.type_name))]) for ab in decl.abilities) if decl else ""
             if effect:
                 parts.append(("In rules terms: " if parts else "") + effect)
             if decl is not None:
