@@ -6,6 +6,7 @@
     cardsmith test FILE...                     the scenarios: rules tests written in the language
     cardsmith demo                             a seeded game of Space War, then 200 simulated
     cardsmith rulebook FILE -o DIR             the printable rulebook (html, pdf or md)
+    cardsmith cards FILE -o cards.pdf          print-and-play card sheets, nine cards to an A4 page
     cardsmith diagram FILE -o OUT.svg          the phase diagram, or the zones' card flow
     cardsmith explain FILE RULE | --list       a rule's compiled instructions beside its source lines
     cardsmith fmt FILE... [--check]            the canonical layout of .cards files (- : stdin to stdout)
@@ -142,12 +143,22 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(run=cmd_demo)
 
     book = commands.add_parser("rulebook", help="write the printable rulebook (HTML, PDF or Markdown)")
-    book.add_argument("file", metavar="FILE")
-    book.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write the rulebook into")
+    book.add_argument("file", metavar="FILE", nargs="?")
+    book.add_argument("-o", "--output", metavar="DIR", help="folder to write the rulebook into")
     book.add_argument("--format", choices=("html", "pdf", "md"), default="html", help="default: html")
     book.add_argument("--templates", metavar="DIR", help="your own Jinja templates (any of book.html.j2, "
-                      "book.md.j2, style.css), used before the built-in ones")
+                      "book.md.j2, style.css, cards.html.j2, cards.css), used before the built-in ones")
+    book.add_argument("--print-templates", metavar="DIR", help="copy the built-in templates into DIR to change "
+                      "them (files already there are left as they are), then stop")
     book.set_defaults(run=cmd_rulebook)
+
+    cards = commands.add_parser("cards", help="print-and-play: every card, nine to an A4 page, with crop marks")
+    cards.add_argument("file", metavar="FILE")
+    cards.add_argument("-o", "--output", required=True, metavar="OUT.pdf",
+                       help="the PDF to write (a name ending in .html writes the page instead)")
+    cards.add_argument("--templates", metavar="DIR", help="your own templates (cards.html.j2, cards.css), "
+                       "used before the built-in ones")
+    cards.set_defaults(run=cmd_cards)
 
     diagram = commands.add_parser("diagram", help="draw the phase diagram or the zone diagram (SVG)")
     diagram.add_argument("file", metavar="FILE")
@@ -668,6 +679,14 @@ def cmd_rulebook(args: argparse.Namespace) -> int:
     from cardsmith.dsl.publish.browser import BrowserMissing
     from cardsmith.dsl.publish.rulebook import write_rulebook
 
+    if args.print_templates:
+        from cardsmith.dsl.publish.templating import copy_defaults
+
+        for path, copied in copy_defaults(Path(args.print_templates)):
+            print(f"wrote {path}" if copied else f"kept {path} (it was there already)")
+        return EXIT_OK
+    if not args.file or not args.output:
+        raise UsageError("cardsmith rulebook needs a FILE and -o DIR (or --print-templates DIR)")
     if args.templates and not Path(args.templates).is_dir():
         raise UsageError(f"--templates {args.templates}: no such folder")
     game = load_game(args.file)
@@ -680,6 +699,22 @@ def cmd_rulebook(args: argparse.Namespace) -> int:
         print(f"cardsmith: {warning}", file=sys.stderr)
     for path in files:
         print(f"wrote {path}")
+    return EXIT_OK
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    from cardsmith.dsl.loader import load_game
+    from cardsmith.dsl.publish.browser import BrowserMissing
+    from cardsmith.dsl.publish.cards import write_cards
+
+    if args.templates and not Path(args.templates).is_dir():
+        raise UsageError(f"--templates {args.templates}: no such folder")
+    game = load_game(args.file)
+    try:
+        out = write_cards(game, args.output, args.templates)        # E10xx errors, located
+    except BrowserMissing as err:
+        raise UsageError(str(err)) from err
+    print(f"wrote {out}")
     return EXIT_OK
 
 

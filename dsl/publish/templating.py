@@ -297,3 +297,20 @@ def render(folders: list, filters: dict, name: str, context: dict) -> str:
 
 def package_folder() -> Path:
     return Path(__file__).resolve().parent / "templates"
+
+
+def copy_defaults(target: Path) -> list[tuple[Path, bool]]:
+    """Copy the built-in templates into `target` for a designer to change (`cardsmith rulebook
+    --print-templates DIR`); a file already there is kept. Returns (path, copied) per template."""
+    target.mkdir(parents=True, exist_ok=True)
+    out = []
+    for source in sorted(package_folder().iterdir()):
+        if not source.is_file() or source.name.startswith("."):
+            continue
+        path = target / source.name
+        if path.exists():
+            out.append((path, False))
+            continue
+        path.write_bytes(source.read_bytes())
+        out.append((path, True))
+    return out
