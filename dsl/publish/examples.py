@@ -56,19 +56,38 @@ def _players(game) -> int:
     return max(game.min_players, min(2, game.max_players))
 
 
-def play(game, seed: int, players: int):
-    """The seeded sample game: its engine (finished) or the error that stopped it."""
+class Stopped(Exception):
+    """The sample game stopped at a bound before its end; what it logged so far is `log`."""
+
+    def __init__(self, why: str, log: list):
+        super().__init__(why)
+        self.why, self.log = why, log
+
+
+def play(game, seed: int, players: int, max_steps: int | None = None):
+    """The seeded sample game, played to its end: (engine, player names). Raises Stopped (with
+    the log so far) when it runs past EXAMPLE_STEPS, or past another bound of the engine."""
+    from cardsmith.dsl.diagnostics import CardsmithError
     from cardsmith.interpreter.agents import RandomAgent     # publishing needs the engine only here
     from cardsmith.interpreter.engine import Engine
 
     names = [NAMES[i] if i < len(NAMES) else f"Player {i + 1}" for i in range(players)]
-    eng = Engine(game, players=players, seed=seed, max_steps=EXAMPLE_STEPS, player_names=names)
-    agents = [RandomAgent(seed * 1000 + seat) for seat in range(players)]
-    while not eng.finished:
-        decision = eng.pending
-        if decision is None:
-            break
-        eng.decide(agents[decision.player].choose({}, decision))
+    eng = None
+    try:
+        eng = Engine(game, players=players, seed=seed, max_steps=max_steps or EXAMPLE_STEPS, player_names=names)
+        agents = [RandomAgent(seed * 1000 + seat) for seat in range(players)]
+        while not eng.finished:
+            decision = eng.pending
+            if decision is None:
+                break
+            eng.decide(agents[decision.player].choose({}, decision))
+    except (CardsmithError, RecursionError, MemoryError) as err:
+        diags = getattr(err, "diagnostics", None)
+        why = (f"{diags[0].code}: {diags[0].message}" if diags else str(err).splitlines()[0] if str(err)
+               else type(err).__name__)
+        # a game stopped while starting has no engine: the error carries its log
+        held = eng.event_log if eng is not None else getattr(err, "event_log", None)
+        raise Stopped(why, list(held.events) if held is not None else []) from None
     return eng, names
 
 
@@ -181,9 +200,11 @@ class Teller:
         if kind == "choice":
             who = self.seats[ev["player"]] if isinstance(ev.get("player"), int) and ev["player"] < len(self.seats) else "A player"
             how = "secretly chooses" if ev.get("secret") else "chooses"
-            forced = " (the only choice)" if ev.get("how") == "forced" else ""
-            prompt = f" (\u201c{E.clean(ev['prompt'])}\u201d)" if ev.get("prompt") else ""
-            return f"{who} {how} {E.clean(str(ev.get('choice', '')))}{forced}{prompt}."
+            notes = [f"\u201c{E.clean(ev['prompt'])}\u201d"] if ev.get("prompt") else []
+            if ev.get("how") == "forced":
+                notes.append("the only choice")
+            said = f" ({'; '.join(notes)})" if notes else ""
+            return f"{who} {how} {E.clean(str(ev.get('choice', '')))}{said}."
         if kind == "trigger":
             who = self.seats[ev["player"]] if isinstance(ev.get("player"), int) and ev["player"] < len(self.seats) else ""
             whose = f"{who}'s " if who else ""
@@ -332,33 +353,34 @@ INTROS = {
 }
 
 
-def examples(game, seeds=SEEDS) -> Examples:
-    """The examples of play of `game` (see the module)."""
-    from cardsmith.dsl.diagnostics import CardsmithError
-
+def examples(game, seeds=SEEDS, max_steps: int | None = None) -> Examples:
+    """The examples of play of `game` (see the module). A sample game that stops at a bound
+    still gives the rounds it finished (without "how the game ended")."""
     players = _players(game)
+    seats = [NAMES[i] if i < len(NAMES) else f"Player {i + 1}" for i in range(players)]
     best: tuple | None = None
     problem = ""
     for seed in seeds:
         try:
-            eng, seats = play(game, seed, players)
-        except (CardsmithError, RecursionError, MemoryError) as err:
-            problem = str(err).splitlines()[0] if str(err) else type(err).__name__
-            continue
-        log = eng.log
+            eng, _ = play(game, seed, players, max_steps)
+            log = eng.log
+        except Stopped as stop:
+            problem, log = stop.why, stop.log
+            stopped = True
+        else:
+            stopped = False
         found = pick(log)
         kinds = len({k for k, *_ in found})
         if best is None or kinds > best[0]:
             best = (kinds, seed, seats, log, found)
-        if kinds >= 4:
+        if kinds >= 4 or stopped:      # a game that ran to a bound would take as long again
             break
-    if best is None:
-        return Examples(players=players, note=f"the sample game could not be played ({E.clean(problem)})")
     _, seed, seats, log, found = best
-    out = Examples(seed=seed, players=players, seats=seats)
     if not found:
-        out.note = "the sample game ended before a whole round was played"
-        return out
+        why = (f"the sample game stopped before a whole round was played ({E.clean(problem)})" if problem
+               else "the sample game ended before a whole round was played")
+        return Examples(players=players, note=why)
+    out = Examples(seed=seed, players=players, seats=seats)
     for kind, r, a, b, steps, rare in sorted(found, key=lambda m: m[2]):
         start, end = _window(log, a, b, kind, steps, rare)
         teller = Teller(game, seats)
