@@ -63,8 +63,8 @@ def test_space_war_phases_show_the_war_loop_and_the_battle_or_war_branch(space_w
     assert any(lab == "the number of tied is 1" and "Capture" in b for _, b, lab in es)
     assert any(a == "if" and lab == "otherwise" and "Eliminate" in b for a, b, lab in es)
     # the loop: back edge and the way out with its condition
-    assert any(b.startswith("repeat until peace declared") and lab == "again" for _, b, lab in es)
-    assert any(a.startswith("repeat until peace declared") and lab.startswith("when peace declared")
+    assert any(b.startswith("repeat until peace") and lab == "again" for _, b, lab in es)
+    assert any(a.startswith("repeat until peace") and lab.startswith("when peace")
                for a, _, lab in es)
     # the round repeats, and the end checks lead to the end of the game
     assert any(lab == "next round" and b == "Step “Reveal”" for _, b, lab in es)
@@ -149,3 +149,42 @@ def test_without_graphviz_the_command_says_so_and_still_writes_the_dot(tmp_path,
     assert "Graphviz is not installed" in err and "graphviz" in err
     assert not out.exists()
     assert (tmp_path / "phases.dot").read_text(encoding="utf-8").startswith("digraph phases {")
+
+
+# ---------------------------------------------------------------- split for print, numbered flows
+
+
+def test_a_split_phase_diagram_has_an_overview_and_one_part_per_step_with_a_flow(space_war):
+    parts = D.phase_parts(space_war.decls)
+    keys = [k for k, _, _ in parts]
+    assert keys[0] == "overview"
+    overview = parts[0][1]
+    # every step is one box in the overview: no step cluster, no loop inside it
+    clusters = re.findall(r'subgraph cluster_\d+ \{\n\s*.*label="([^"]*)"', overview)
+    assert clusters and not any(c.startswith("Step") for c in clusters), clusters
+    assert 'label="Step “Reveal”"' in overview and 'label="Step “Battle or War”"' in overview
+    assert "repeat until" not in overview
+    # "Battle or War" is the second step of the first round and has a loop inside: a part of its own;
+    # "Reveal" runs straight through (for each player, no step inside) and "Conquest" is one line
+    assert "r1-s2" in keys
+    war = dict((k, src) for k, src, _ in parts)["r1-s2"]
+    assert war.startswith("digraph phases {") and "repeat until" in war and "end of the step" in war
+    assert 'label="Step “War”"' in war
+
+
+def test_every_part_ends_where_its_step_ends(space_war):
+    for key, src, _ in D.phase_parts(space_war.decls)[1:]:
+        es = edges(src)
+        assert any(b.startswith("end of the") for _, b, _ in es), key
+        assert any(a == "start" for a, _, _ in es), key
+
+
+def test_the_numbered_zone_diagram_lists_what_each_number_stands_for(space_war):
+    zd = D.ZoneDiagram(space_war.decls, numbered=True)
+    dot = zd.build().source
+    flows = zd.flows()
+    assert [i for i, *_ in flows] == list(range(1, len(flows) + 1))
+    labelled = edges(dot)
+    assert sorted(int(lab) for _, _, lab in labelled) == [i for i, *_ in flows]
+    assert (flows[0][1], flows[0][2]) == ("box", "deck") and flows[0][3] == ["setup"]
+    assert any(src == "battlefield" and dst == "discard" for _, src, dst, _ in flows)

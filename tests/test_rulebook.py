@@ -3,6 +3,7 @@ its golden file, the book has every chapter a player needs, HTML from the file s
 templates run sandboxed, and docs/rulebooks/ is regenerated from the bundled games."""
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import os
 import re
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from cardsmith.dsl import ast as A
 from cardsmith.dsl.loader import load_game, load_text
 from cardsmith.dsl.publish import diagrams as D
 from cardsmith.dsl.publish import english as E
@@ -68,57 +70,208 @@ def test_the_book_has_its_cover_contents_and_numbered_chapters(space_war_md):
     assert space_war_md.startswith("# Space War: in Space!\n\n**2 to 6 players** — Capture every card")
     chapters = re.findall(r"^## (\d+)\. (.*)$", space_war_md, re.M)
     assert [t for _, t in chapters] == [
-        "Introduction", "Components", "The cards", "Setup", "The turn structure", "Round “Contest”",
-        "Procedures and values", "Simultaneous effects and the stack", "The end of the game", "Glossary",
-        "Interpretations"]
+        "Overview", "Components", "Setup", "The turn structure", "Round “Contest”", "The end of the game",
+        "Examples of play", "Simultaneous effects and the stack", "Procedures and values", "Card reference",
+        "Reference tables", "Glossary", "Player aid", "Interpretations", "Credits", "Index"]
     assert [int(n) for n, _ in chapters] == list(range(1, len(chapters) + 1))
-    assert "## Contents" in space_war_md and "- [6 Round “Contest”](#sec-6)" in space_war_md
+    assert "## Contents" in space_war_md and "- [5 Round “Contest”](#sec-5)" in space_war_md
     steps = re.findall(r"^#### (\S+) (.*)$", space_war_md, re.M)
-    assert ("6.2.1", "Step “War”") in steps
+    assert ("5.2.1", "Step “War”") in steps
 
 
-def test_cards_are_tabled_by_type_and_by_faction_with_copies(space_war_md):
-    assert "**Units of faction Dwarves (18 cards)**" in space_war_md
-    assert "| Card | strength | leader | Copies |" in space_war_md
-    assert "| Tunnel Sapper | 1 | no | 2 |" in space_war_md
-    assert "| Thane of the Deep Halls | 10 | yes | 1 |" in space_war_md
-    assert "**Powers of faction Trolls (1 card)**" in space_war_md
-    regeneration = next(ln for ln in space_war_md.splitlines() if ln.startswith("| Regeneration |"))
+def chapter(md: str, title: str) -> str:
+    """The Markdown of one chapter, up to the next."""
+    return re.split(r"^## \d+\. ", md.split(f". {title}\n", 1)[1], maxsplit=1, flags=re.M)[0]
+
+
+def test_the_overview_gives_goal_players_and_what_is_in_the_box_before_anything_else(space_war_md):
+    overview = chapter(space_war_md, "Overview")
+    assert "- Goal: Capture every card of the opposing factions." in overview
+    assert "- Players: 2 to 6 players." in overview
+    assert "- In the box: 112 Unit cards and 4 Power cards." in overview
+
+
+def test_components_are_counted_from_the_card_tables(space_war_md, space_war):
+    components = chapter(space_war_md, "Components")
+    units = [c for c in space_war.cards if c.type_name == "Unit"]
+    per_faction = {f: sum(1 for c in units if c.values["faction"] == f) for f in
+                   ("Dwarves", "Elves", "Goblins", "Trolls", "Humans", "Orcs")}
+    assert f"- {len(units)} Unit cards: " + ", ".join(f"{n} {f}" for f, n in list(per_faction.items())[:-1]) \
+        + f" and {per_faction['Orcs']} Orcs" in components
+    assert "- 4 Power cards: 1 for each faction (Dwarves, Elves, Trolls and Humans)." in components
+    assert "](space_war_in_space-table.svg)" in components
+
+
+def test_the_table_picture_shows_every_zone_once_per_area_and_escapes_names():
+    from cardsmith.dsl.publish import layout as L
+    game = load_game(str(ROOT / "games" / "space_war_in_space.cards"))
+    svg = L.table_svg(game.decls, ["Each player"], None, caption_players=False)
+    for z in game.decls.zones.values():
+        assert svg.count(f">{L.zone_label(game.decls, z.name)}<") == 1, z.name
+    assert "Shared by all players" in svg and "Each player" in svg
+    hostile = L.table_svg(game.decls, ["<b>Ann</b>"], {"deck:0": [("<script>", True)]})
+    assert "<b>Ann" not in hostile and "&lt;b&gt;Ann&lt;/b&gt;" in hostile
+
+
+def test_setup_comes_before_the_reference_and_the_examples_before_the_cards(space_war_md):
+    order = [t for _, t in re.findall(r"^## (\d+)\. (.*)$", space_war_md, re.M)]
+    assert order.index("Setup") < order.index("The turn structure") < order.index("Card reference")
+    assert order.index("Examples of play") < order.index("Card reference") < order.index("Glossary")
+
+
+def test_cards_are_listed_by_type_and_by_faction_with_copies_and_their_own_effect(space_war_md):
+    cards = chapter(space_war_md, "Card reference")
+    assert "**Units of faction Dwarves (18 cards)**" in cards
+    assert '- <a id="card-tunnel-sapper"></a>**Tunnel Sapper** ×2 — strength 1\n' in cards
+    assert "**Thane of the Deep Halls** — strength 10" in cards
+    assert "**Powers of faction Trolls (1 card)**" in cards
+    regeneration = next(ln for ln in cards.splitlines() if "**Regeneration**" in ln)
     assert "Permanent. After the Chieftain wins a battle" in regeneration
-    assert "In rules terms: When “leader victory” happens, if the player is you and the card is in your " \
-           "discard: Move the card to the bottom of your deck, face down." in regeneration
+    assert "In rules terms: " in regeneration and "bottom of your deck" in regeneration
+    assert "| yes |" not in cards and "| no |" not in cards          # no flag grids
 
 
 def test_rules_show_their_prose_then_their_english(space_war_md):
-    war = space_war_md.split("#### 6.2.1 Step “War”")[1].split("<a id=")[0]
+    war = space_war_md.split("#### 5.2.1 Step “War”")[1].split("<a id=")[0]
     prose, rules = war.split("**In rules terms:**")
     assert "Only the Players tied at the highest Strength go to War." in prose
-    assert "- Eliminate *fighters* whose cards left is 0: they are out of the game." in rules
-    assert "  - Add face down for the player (§7.3)." in rules
+    assert len(re.findall(r"^- \S", rules, re.M)) >= 4          # its statements, one sentence each
 
 
-def test_a_rule_without_prose_still_reads_as_sentences(space_war_md):
-    reveal = space_war_md.split("### 7.4 Reveal top")[1].split("<a id=")[0]
-    assert "**The rule:**" in reveal and "In rules terms" not in reveal
-    assert "- Move the top card of their deck to their battlefield, face up." in reveal
+def test_the_glossary_has_the_games_own_words_first_then_the_words_of_the_rules(space_war_md, space_war):
+    glossary = chapter(space_war_md, "Glossary")
+    own, rules = glossary.split("### 12.2 The words of the rules")
+    for t in space_war.decls.terms.values():
+        assert f"**{t.word}** {R.inline_md(t.text)}" in own
+    words = re.findall(r"\*\*(.+?)\*\*", own)
+    assert words == sorted(words, key=str.lower) and len(words) == len(space_war.decls.terms)
+    for term in ("(event) After winning a battle", "(zone) Your face-down Deck.", "(card type) A fighting card"):
+        assert term in rules
 
 
-def test_the_glossary_and_the_interpretations(space_war_md, space_war):
-    glossary = space_war_md.split("## 10. Glossary")[1].split("## 11.")[0]
-    for term in ("**battle won** (event) After winning a battle", "**deck** (zone) Your face-down Deck.",
-                 "**bonus** (player attribute) Strength added", "**Unit** (card type) A fighting card",
-                 "**strength** (value) A player's strength is"):
-        assert term in glossary
-    notes = space_war_md.split("## 11. Interpretations")[1]
+def test_the_interpretations_and_the_credits(space_war_md, space_war):
+    notes = chapter(space_war_md, "Interpretations")
     for note in space_war.notes:
         assert f"- {R.inline_md(note)}" in notes
+    credits = chapter(space_war_md, "Credits")
+    for c in space_war.decls.credits:
+        assert f"- {R.inline_md(c.role)}: " in credits
+    assert "- Original rules: " in space_war_md.split("## Contents")[0]      # on the cover too
+
+
+def test_the_player_aid_holds_goal_steps_end_and_words(space_war_md):
+    aid = chapter(space_war_md, "Player aid")
+    assert "**Goal**" in aid and "**Setup (§3)**" in aid and "**Each round “Contest” (§5)**" in aid
+    assert "- Reveal (§5.1): Players draw a card from the top of their deck" in aid
+    assert "- \u2003War (§5.2.1): " in aid
+    assert "**The end (§6)**" in aid and "The last remaining, Unconquered Player is the Victor" in aid
+    assert "Capture, Conquered, Contest" in aid
+
+
+def test_the_index_sends_each_word_to_its_section(space_war_md):
+    index = chapter(space_war_md, "Index")
+    assert "- Battle or War: [§5.2](#sec-5-2)" in index
+    assert "- Tunnel Sapper: [§10.1](#card-tunnel-sapper)" in index
+    assert "- Capture: [§12](#word-capture)" in index or "- Capture: [§9.5](#sec-9-5), [§12](#word-capture)" in index
+    entries = re.findall(r"^- (.+?): \[", index, re.M)
+    assert entries == sorted(entries, key=lambda w: (w.lower(), w)) and len(entries) > 50
+    anchors = set(re.findall(r'<a id="([\w-]+)"></a>', space_war_md))
+    assert set(re.findall(r"\]\(#([\w-]+)\)", index)) <= anchors
 
 
 def test_the_turn_structure_has_the_phase_diagram_and_an_outline(space_war_md):
-    chapter = space_war_md.split("## 5. The turn structure")[1].split("## 6.")[0]
-    assert "](space_war_in_space-phases." in chapter
-    assert "- Round “Contest” (§6)\n  - Step “Reveal” (§6.1)\n  - Step “Battle or War” (§6.2)\n" \
-           "    - Step “War” (§6.2.1)\n  - Step “Conquest” (§6.3)" in chapter
+    chapter_md = chapter(space_war_md, "The turn structure")
+    assert "](space_war_in_space-phases" in chapter_md
+    assert "- Round “Contest” (§5)\n  - Step “Reveal” (§5.1)\n  - Step “Battle or War” (§5.2)\n" \
+           "    - Step “War” (§5.2.1)\n  - Step “Conquest” (§5.3)" in chapter_md
+
+
+WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
+
+
+def numbers_in(node, out: set, top: bool = True) -> set:
+    """The numbers written in a rule (not in the steps inside it, which have sections of their own)."""
+    if isinstance(node, A.StepStmt) and not top:
+        return out
+    if isinstance(node, A.Num):
+        out.add(node.value)
+    if dataclasses.is_dataclass(node):
+        for f in dataclasses.fields(node):
+            if f.name != "span":
+                numbers_in(getattr(node, f.name), out, False)
+    elif isinstance(node, (list, tuple)):
+        for x in node:
+            numbers_in(x, out, False)
+    return out
+
+
+def said(n: int, text: str) -> bool:
+    return bool(re.search(r"(?<![\d.])%d(?!\d)" % n, text)
+                or (0 <= n < len(WORDS) and re.search(r"\b%s\b" % WORDS[n], text.lower())))
+
+
+def own_text(section) -> str:
+    """A section's own words (its prose and rules, not its subsections')."""
+    parts = []
+
+    def lines(ls):
+        for ln in ls:
+            parts.append(ln.text)
+            lines(ln.children)
+    for b in section.blocks:
+        parts += list(b.texts)
+        lines(b.lines)
+        parts += [c.text for c in b.items if isinstance(c, R.CardEntry)]
+    return E.plain(" ".join(map(str, parts)))
+
+
+@pytest.mark.parametrize("game_file", bundled_games() + [SIGNAL_FIRES], ids=lambda p: p.stem)
+def test_every_number_a_rule_depends_on_is_in_its_section(game_file):
+    """A reader given only the book can state the rules: each number written in a step, a
+    procedure, the setup or a card's own ability appears (as digits or a word) in the section
+    that tells that rule."""
+    game = load_game(str(game_file))
+    book = R.build_book(game, examples=False)
+    sections = {}
+
+    def index(ss):
+        for s in ss:
+            sections[s.title] = s
+            index(s.sections)
+    index(book.chapters)
+    checked = 0
+
+    def check(title, body):
+        nonlocal checked
+        wanted = numbers_in(body, set())
+        text = own_text(sections[title])
+        missing = [n for n in sorted(wanted) if not said(n, text)]
+        assert not missing, f"{title}: the rules use {missing}, the book's section does not say them"
+        checked += len(wanted)
+
+    def steps(body):
+        for st in body:
+            if isinstance(st, A.StepStmt):
+                check(f"{E.cap(st.kind)} \u201c{E.clean(st.name)}\u201d", st.body)
+                steps(st.body)
+            else:
+                for b in E.blocks_of(st):
+                    steps(b)
+    for r in game.decls.rounds:
+        steps(r.body)
+    for name, proc in game.decls.procedures.items():
+        check(E.title(name), proc.body)
+    if game.decls.setup is not None:
+        check("Setup", game.decls.setup.body)
+    cards = [s for s in sections.values() if any(b.kind == "cards" for b in s.blocks)]
+    for cd in game.decls.cards:
+        wanted = numbers_in(cd.abilities, set())
+        text = " ".join(own_text(s) for s in cards)
+        entry = next(e.text for s in cards for b in s.blocks for e in b.items if isinstance(e, R.CardEntry)
+                     and e.name == cd.name)
+        assert all(said(n, E.plain(entry)) for n in wanted), f"card {cd.name}: {wanted} not all in '{entry}'"
+        checked += len(wanted) + (0 * len(text))
+    assert checked > 0
 
 
 # ---------------------------------------------------------------- safety
@@ -289,7 +442,7 @@ def whole_game_examples() -> list[str]:
 @pytest.mark.parametrize("text", whole_game_examples(), ids=lambda t: re.search(r'^game "([^"]*)"', t, re.M).group(1))
 def test_every_whole_game_of_the_language_reference_has_a_book(text, tmp_path):
     game = lenient_game(text, str(tmp_path / "example.cards"))
-    book = R.build_book(game)
+    book = R.build_book(game, examples=False)       # unchecked bodies cannot be played
     md, html = R.render(book, "md"), R.render(book, "html")
     assert f"# {R.inline_md(game.title)}" in md and "## Contents" in md
     assert "Interpretations" in html

@@ -185,6 +185,8 @@ class BookBuilder:
         self.diagrams = diagrams or {}
         self.chapters: list[Section] = []
         self.pictures: dict[str, str] = {}
+        self.card_refs: dict[str, tuple[str, str]] = {}     # card name -> (its section, its anchor)
+        self.anchors: set[str] = set()
         self.with_examples = examples and bool(self.d.rounds)
 
     # ---------------------------------------------------------------- numbering
@@ -422,7 +424,10 @@ class BookBuilder:
                 title = (f"{E.plural(type_name)} of {field_label(self.d, group_field.name)} "
                          f"{value_label(self.d, key) if key != chr(0x2014) else key} ({count(len(members), 'card')})"
                          if group_field else f"{E.plural(type_name)} ({count(len(members), 'card')})")
-                s.blocks.append(Block("cards", title=title, items=self.card_entries(members, shown, own)))
+                entries = self.card_entries(members, shown, own)
+                for e in entries:
+                    self.card_refs.setdefault(e.name, (s.ref, e.anchor))
+                s.blocks.append(Block("cards", title=title, items=entries))
 
     def card_entries(self, members, shown, own) -> list["CardEntry"]:
         """One entry per distinct card: its name, copies, printed values and its own effect. A flag
@@ -439,7 +444,11 @@ class BookBuilder:
                 else:
                     shown_v = ", ".join(value_label(self.d, x) for x in v) if isinstance(v, list) else value_label(self.d, v)
                     facts.append(f"{field_label(self.d, f.name)} {shown_v}")
-            out.append(CardEntry(row[0], int(row[-2]), "; ".join(facts), row[-1], f"card-{slug(row[0])}"))
+            anchor = f"card-{slug(row[0])}"
+            while anchor in self.anchors:       # two cards of one name (different values): ids stay unique
+                anchor += "-x"
+            self.anchors.add(anchor)
+            out.append(CardEntry(row[0], int(row[-2]), "; ".join(facts), row[-1], anchor))
         return out
 
     @staticmethod
@@ -690,7 +699,7 @@ class BookBuilder:
             parts.append(AidPart(f"The end ({self.by_title['The end of the game'].ref})", ends))
         if d.terms:
             parts.append(AidPart(f"Words ({self.by_title['Glossary'].ref})",
-                                 [E.join_and([E.clean(t.word) for t in d.terms.values()]) + "."]))
+                                 [E.join_and(sorted((E.clean(t.word) for t in d.terms.values()), key=str.lower)) + "."]))
         sec.blocks.append(Block("aid", items=parts))
 
     def aid_steps(self, body, numbers: dict, depth: int) -> list[str]:
@@ -718,7 +727,9 @@ class BookBuilder:
         entries: dict[str, list] = {}
 
         def add(word: str, ref: str, anchor: str) -> None:
-            word = E.plain(word).strip().strip("\u201c\u201d")
+            word = E.plain(word).strip()
+            if word.startswith("\u201c") and word.endswith("\u201d") and word.count("\u201c") == 1:
+                word = word[1:-1]
             if not word:
                 return
             refs = entries.setdefault(word, [])
@@ -727,17 +738,16 @@ class BookBuilder:
 
         def walk(sections) -> None:
             for s in sections:
-                if s is not sec:
+                if s.level > 1:
                     title = re.sub(r"^(Step|Phase|Round|Card type:) ", "", s.title)
                     add(title, s.ref, s.anchor)
                 walk(s.sections)
-        walk(self.chapters)
+        walk([c for c in self.chapters if c.title not in ("Examples of play", "Index")])
         glossary = self.by_title["Glossary"]
         for t in self.own_terms():
             add(t.term, glossary.ref, t.anchor)
-        cards = self.by_title["Card reference"]
-        for cd in self.game.cards:
-            add(cd.name, cards.ref, cards.anchor)
+        for name, (ref, anchor) in self.card_refs.items():
+            add(name, ref, anchor)
         tables = self.by_title["Reference tables"]
         for z in self.d.zones.values():
             add(zl(self.d, z.name), tables.ref, tables.sections[0].anchor if tables.sections else tables.anchor)
@@ -826,11 +836,12 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", E.clean(text).lower()).strip("-") or "x"
 
 
-def build_book(game: Game, diagrams: dict | None = None) -> Book:
+def build_book(game: Game, diagrams: dict | None = None, examples: bool = True) -> Book:
     """The book of `game`. Its rules are written out by recursive describers, so this runs with
-    room for deeply nested rules (`apart.deep`); past that, a located error (E1009)."""
+    room for deeply nested rules (`apart.deep`); past that, a located error (E1009). `examples`:
+    whether to play the sample game for the examples of play (examples.py)."""
     try:
-        return apart.deep(lambda: BookBuilder(game, diagrams).build())
+        return apart.deep(lambda: BookBuilder(game, diagrams, examples).build())
     except RecursionError:
         raise X.too_deep(game) from None
 
