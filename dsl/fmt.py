@@ -233,18 +233,23 @@ def _join(tokens: list[Tok], original: str) -> str:
     return "".join(out)
 
 
-def _shift_string(tok: Tok, delta: int) -> str:
-    """A triple-quoted text that starts on a line moved by `delta` columns, its inner lines
-    moved with it (its value is dedented, so it stays the same) when that is safe."""
-    if "\n" not in tok.text or delta == 0:
+def _reindent_string(tok: Tok, indent: str) -> str:
+    """A triple-quoted text opening on a line indented by `indent`, its inner lines set to
+    that indentation (plus their own relative one). Its value is dedented, so it stays the
+    same; a text that starts on the quote line, or indents with tabs, is left as written."""
+    if "\n" not in tok.text:
         return tok.text
     first, *rest = tok.text.split("\n")
-    if first[3:].strip() or any("\t" in ln[: len(ln) - len(ln.lstrip())] for ln in rest):
+    leads = [ln[: len(ln) - len(ln.lstrip())] for ln in rest]
+    if first[3:].strip() or any("\t" in lead for lead in leads):
         return tok.text
-    if delta < 0 and any(ln.strip() and len(ln) - len(ln.lstrip(" ")) < -delta for ln in rest):
-        return tok.text
-    moved = [(" " * delta + ln if delta > 0 else ln[-delta:]) if ln.strip() else ln for ln in rest]
-    return "\n".join([first] + moved)
+    *body, last = rest
+    if last.strip() != '"""':               # text before the closing quotes is a line of it
+        body, last = rest, None
+    common = min((len(lead) for ln, lead in zip(body, leads) if ln.strip()), default=0)
+    inner = [indent + ln[common:] if ln.strip() else "" for ln in body]
+    closing = [] if last is None else [indent + '"""']
+    return "\n".join(['"""'] + inner + closing)
 
 
 # ---------------------------------------------------------------- card tables
@@ -327,9 +332,8 @@ def _layout(text: str) -> str:
         if i in rows:
             body = rows[i]
         else:
-            delta = len(indent) - ln.width
-            shifted = [dataclasses.replace(t, text=_shift_string(t, delta)) if t.kind == "string" else t
-                       for t in ln.tokens]
+            shifted = [dataclasses.replace(t, text=_reindent_string(t, indent)) if t.kind == "string"
+                       else t for t in ln.tokens]
             body = _join(shifted, text)
         physical = (indent + body).rstrip()
         if ln.cont_after:
