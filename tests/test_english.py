@@ -123,7 +123,8 @@ CASES = [
     ("for each p in players:\n    move top card of p's deck to p's battlefield face up",
      ["For each player, in seat order:", "  Move the top card of their deck to their battlefield, face up."]),
     ("move cards in box where it is a Unit and faction = Dwarves to first(players)'s deck face down",
-     ["Move the Units in the box whose faction is Dwarves to the deck of the first of the players, face down."]),
+     ["Move the Units in the box whose faction is Dwarves to the deck of the first player in seat order still "
+      "in the game, face down."]),
     ("let best be highest(strength(p) for each p in fighters)",
      ["Let best be the highest strength among fighters."]),
     ("let tied be fighters where strength(it) = 3",
@@ -132,34 +133,54 @@ CASES = [
      ["Eliminate fighters whose cards left is 0: they are out of the game."]),
     ("let n be lowest([face_down + 1, 10])", ["Let n be the lower of face down plus 1 and 10."]),
     ("first(fighters) chooses f from Faction where it is not in taken, prompt \"Choose your Faction\"",
-     ["The first of fighters chooses f from the Factions not in taken (“Choose your Faction”)."]),
+     ["The first player in fighters chooses one of the Factions not in taken (“Choose your Faction”)."]),
     ("repeat until peace_declared:\n    stop",
-     ["Repeat the following until peace declared is yes (checked before each time):", "  Stop repeating."]),
+     ["Until the game is marked “peace declared”, repeat:", "  Stop repeating."]),
     ("if count(fighters) = 1:\n    capture(first(fighters))\nelse:\n    the game is a draw",
-     ["If the number of fighters is 1:", "  Capture for the first of fighters.", "Otherwise:",
+     ["If the number of fighters is 1:", "  Capture for the first player in fighters.", "Otherwise:",
       "  The game ends in a draw."]),
     ("repeat:\n    if fighters is empty:\n        stop",
      ["Repeat the following until told to stop:", "  If there are no fighters:", "    Stop repeating."]),
-    ("shuffle first(fighters)'s deck", ["Shuffle the deck of the first of fighters."]),
+    ("shuffle first(fighters)'s deck", ["Shuffle the deck of the first player in fighters."]),
     ("roll face_down Six dice as r", ["Roll face down Six dice; call the faces rolled r."]),
     ("say \"War!\"", ["Tell the players: “War!”"]),
     ("each player in players secretly chooses c from cards in your hand, prompt \"Pick\":\n"
      "    move c to your discard face down",
-     ["Each player secretly chooses c from the cards in their hand (“Pick”). When everyone has chosen, "
+     ["Each player secretly chooses one of the cards in their hand (“Pick”). When everyone has chosen, "
       "the choices are revealed together; then, for each player in turn:",
-      "  Move c to their discard, face down."]),
+      "  Move the chosen card to their discard, face down."]),
     ("for each p in fighters:\n    turn of p:\n        step \"Draw\":\n            reveal_top(p)",
      ["For each player in fighters:", "  The player takes a turn: while it lasts, the player is the active player.",
-      "    Step “Draw”:", "      Reveal top for the player."]),
+      "    Step “Draw”:", "      Move the top card of their deck to their battlefield, face up."]),
     ("repeat face_down times:\n    add 1 to first(fighters)'s bonus",
-     ["Do the following face down times:", "  Add 1 to the bonus of the first of fighters."]),
-    ("set peace_declared to yes", ["Set peace declared to yes."]),
-    ("subtract 3 from first(fighters)'s bonus", ["Subtract 3 from the bonus of the first of fighters."]),
+     ["Do the following face down times:", "  Add 1 to the bonus of the first player in fighters."]),
+    ("set peace_declared to yes", ["Now the game is marked “peace declared”."]),
+    ("subtract 3 from first(fighters)'s bonus", ["Subtract 3 from the bonus of the first player in fighters."]),
     ("skip step \"Play\"", ["Skip the next step “Play” of this round."]),
-    ("first(fighters) wins", ["The first of fighters wins the game."]),
-    ("flip cards in every battlefield face up", ["Turn the cards in every battlefield face up."]),
+    ("first(fighters) wins", ["The first player in fighters wins the game."]),
+    ("flip cards in every battlefield face up", ["Turn the cards in every player's battlefield face up."]),
     ("announce battle_won(first(fighters), top card of box)",
-     ["Announce “battle won” with the first of fighters as winner and the top card of the box as card."]),
+     ["Announce “battle won”: its winner is the first player in fighters and its card is the top card of the box."]),
+    # a value of each of one player's zones, said once
+    ("let n be count(cards in first(fighters)'s deck) + count(cards in first(fighters)'s discard)",
+     ["Let n be the number of cards in the first player in fighters's deck and discard together."]),
+    ("let zs be [first(fighters)'s deck, first(fighters)'s discard, box]",
+     ["Let zs be the first player in fighters's deck and discard, and the box."]),
+    # a small procedure reads as the rule it is, its parameters said as the arguments
+    ("flip_to(first(cards in box where it is a Power), active)",
+     ["Flip to for the first card in the Powers in the box (the power) and active (the new side)."]),
+    ("flip_to(first(cards in box where it is a Power), active)\nflip_to(first(cards in box), inactive)",
+     ["Flip to for the first card in the Powers in the box (the power) and active (the new side).",
+      "Flip to for the first card in the box (the power) and inactive (the new side)."]),
+    ("if count(players) = 1:\n    first(players) wins",
+     ["If only one player is left in the game:", "  The first player in seat order still in the game wins the game."]),
+    ("first(fighters) chooses c from cards in box where it is a Unit\nif c is not none:\n    move c to box",
+     ["The first player in fighters chooses one of the Units in the box.", "If a Unit was chosen:",
+      "  Move the chosen Unit to the box."]),
+    ("for each u in cards in box where u is a Unit:\n    move u to box",
+     ["For each Unit u in the box:", "  Move u to the box."]),
+    ("if not peace_declared:\n    set peace_declared to no",
+     ["If the game is not marked “peace declared”:", "  Now the game is not marked “peace declared”."]),
 ]
 
 
@@ -182,8 +203,9 @@ def test_abilities_are_described_with_their_event_and_condition():
     peace = next(c for c in game.decls.cards if c.name == "Peace")
     text = E.plain(E.flatten([E.describe(peace.abilities[1], E.ability_ctx(ctx, "Power"))]))
     assert text.startswith("When “before battle” happens, if this card's side is active, you are in the "
-                           "fighters and peace declared is no: You may choose to do this (“Trigger Peace: "
+                           "fighters and peace has not been declared: You may choose to do this (“Trigger Peace: "
                            "call this Contest off?”); if so:")
+    assert text.endswith("Now peace has been declared. Set this card's side to inactive.")   # flip_to, read in place
     assert "If the player is still in the game: Move the cards in their battlefield to the bottom of " \
            "their deck, face down." in text
 

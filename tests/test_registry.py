@@ -191,7 +191,7 @@ def _call(name, *args):
 
 @pytest.mark.parametrize("call, phrase", [
     (_call("count", A.CardsIn(span=None, zone=A.Name(span=None, name="box"))), "the number of cards in box"),
-    (_call("first", A.PlayersExpr(span=None)), "the first of the players"),
+    (_call("first", A.PlayersExpr(span=None)), "the first player in seat order still in the game"),
     (_call("clockwise_from", A.ActivePlayer(span=None)),
      "the players in clockwise order starting with the active player"),
     (_call("count"), "count()"),        # a built-in with the wrong arity is said as written

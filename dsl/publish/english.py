@@ -18,19 +18,22 @@ A player bound by `for each p in players` or a procedure's one player parameter 
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import ast as A
 from ..model import BUILTIN_EVENTS
 from ..registry import EVENTS
-from ..types import CARD, PLAYER, elem, ref_type
-from .phrases import OPS, be, cond, poss, relative
-from .words import (DESCRIBERS, EM_CLOSE, EM_OPEN, Ctx, Line, Ref, article, cap, clean, describe,
-                    describe_block, describer, end, flatten, human, join_and, make_ctx, np,
-                    param_types, params_ctx, plain, plural, quote, title, var)
+from ..types import CARD, FLAG, PLAYER, ZONE, elem, is_list, ref_type
+from .phrases import OPS, OTHER, be, cond, flag_clause, poss, relative
+from .words import (AUXILIARIES, DESCRIBERS, EM_CLOSE, EM_OPEN, Ctx, Labels, Line, Ref, article, cap, clean, describe,
+                    describe_block, describer, display_name, display_value, end, flatten, human, join_and,
+                    labels_of, make_ctx, np, param_types, params_ctx, plain, plural, quote, title, var)
 
-__all__ = ["DESCRIBERS", "EM_CLOSE", "EM_OPEN", "OPS", "Ctx", "Line", "Ref", "ability_ctx", "article",
-           "be", "blocks_of", "cap", "clean", "cond", "describe", "describe_block", "describe_define",
-           "describe_field", "describe_order_key", "describer", "end", "event_phrase", "flatten",
-           "for_head", "human", "join_and", "make_ctx", "np", "param_types", "params_ctx", "plain",
+__all__ = ["DESCRIBERS", "EM_CLOSE", "EM_OPEN", "OPS", "Ctx", "Labels", "Line", "Ref", "ability_ctx", "article",
+           "be", "blank_unless", "blocks_of", "cap", "card_effect", "card_effect_text", "clean", "cond",
+           "describe", "describe_block", "describe_define", "describe_field", "describe_order_key",
+           "describer", "display_name", "display_value", "end", "event_phrase", "flatten", "for_head",
+           "human", "join_and", "labels_of", "make_ctx", "np", "param_types", "params_ctx", "plain",
            "plural", "poss", "quote", "secret_head", "title", "var"]
 
 
@@ -69,6 +72,10 @@ def describe_FlipStmt(s: A.FlipStmt, ctx: Ctx) -> list[Line]:
 
 @describer
 def describe_SetStmt(s: A.SetStmt, ctx: Ctx) -> list[Line]:
+    if isinstance(s.value, A.Bool) and ctx.type_of(s.target) == FLAG:
+        return _line(f"Now {flag_clause(s.target, ctx, negated=not s.value.value)}.")
+    if isinstance(s.value, A.Nothing):
+        return _line(f"Clear {np(s.target, ctx)}.")
     return _line(f"Set {np(s.target, ctx)} to {np(s.value, ctx)}.")
 
 
@@ -93,13 +100,44 @@ def _prompt(prompt: str | None) -> str:
     return f" ({quote(prompt)})" if prompt else ""
 
 
+def _kind_chosen(options, ctx: Ctx) -> str | None:
+    """What a choice picks, to call it "the chosen Ship" afterwards: the one card type its
+    options are filtered by, else the kind of its elements (a card, a player, an enum's member)."""
+    if isinstance(options, A.WhereExpr):
+        parts = options.cond.items if isinstance(options.cond, A.AndChain) else (options.cond,)
+        kinds = [c.type_name for c in parts if isinstance(c, A.IsA) and isinstance(c.operand, A.Name)
+                 and c.operand.name == "it"]
+        if len(kinds) == 1:
+            return kinds[0]
+    t = elem(ctx.type_of(options))
+    if t == CARD:
+        return "card"
+    if t == PLAYER:
+        return "player"
+    if isinstance(t, tuple) and len(t) == 2 and t[0] == "enum":
+        return t[1]
+    return None
+
+
+def _bind_chosen(name: str, options, ctx: Ctx, into: Ctx) -> str:
+    """Bind a chosen value by what it is ("the chosen Ship") and give the noun phrase of the choice
+    ("one of the Ships in your line"); a name chosen twice in the block keeps its own name."""
+    kind = _kind_chosen(options, ctx)
+    t = elem(ctx.type_of(options))
+    taken = any(r.noun == f"the chosen {kind}" for r in into.refs.values())
+    if kind is None or taken:
+        into.bind(name, t)
+        return f"{var(name)} from {np(options, ctx)}"
+    into.bind(name, t, Ref(f"the chosen {kind}", f"the chosen {kind}'s"))
+    return f"one of {np(options, ctx)}"
+
+
 @describer
 def describe_ChooseStmt(s: A.ChooseStmt, ctx: Ctx) -> list[Line]:
     who = np(s.player, ctx)
     verb = "choose" if who == "you" else "chooses"
-    options = np(s.options, ctx)
-    ctx.bind(s.name, elem(ctx.type_of(s.options)))
-    return _line(f"{cap(who)} {verb} {var(s.name)} from {options}{_prompt(s.prompt)}.")
+    what = _bind_chosen(s.name, s.options, ctx, ctx)
+    return _line(f"{cap(who)} {verb} {what}{_prompt(s.prompt)}.")
 
 
 def _event_phrase(name: str) -> str:
@@ -113,10 +151,10 @@ def describe_AnnounceStmt(s: A.AnnounceStmt, ctx: Ctx) -> list[Line]:
     if not s.args:
         return _line(f"Announce {_event_phrase(s.event)}.")
     if len(names) == len(s.args):
-        parts = [f"{np(a, ctx)} as {human(n)}" for n, a in zip(names, s.args)]
-    else:
-        parts = [np(a, ctx) for a in s.args]
-    return _line(f"Announce {_event_phrase(s.event)} with {join_and(parts)}.")
+        parts = [f"its {human(n)} {'are' if is_list(ctx.type_of(a)) else 'is'} {np(a, ctx)}"
+                 for n, a in zip(names, s.args)]
+        return _line(f"Announce {_event_phrase(s.event)}: {join_and(parts)}.")
+    return _line(f"Announce {_event_phrase(s.event)} for {join_and([np(a, ctx) for a in s.args])}.")
 
 
 @describer
@@ -144,9 +182,99 @@ def _see(ref: str | None) -> str:
     return f" ({ref})" if ref else ""
 
 
+INLINE_STATEMENTS = 2      # a procedure of at most this many plain statements is read where it is called
+
+
+_CALLS: dict[int, tuple[object, dict]] = {}
+
+
+def call_counts(decls) -> dict[str, int]:
+    """How many calls of each procedure the rules write (scenarios aside)."""
+    hit = _CALLS.get(id(decls))
+    if hit is not None and hit[0] is decls:
+        return hit[1]
+    counts: dict[str, int] = {}
+    seen: set[int] = set()
+
+    def walk(node):
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        if isinstance(node, A.CallStmt):
+            counts[node.name] = counts.get(node.name, 0) + 1
+        if isinstance(node, (list, tuple)):
+            for x in node:
+                walk(x)
+        elif hasattr(node, "__dataclass_fields__"):
+            for f in node.__dataclass_fields__:
+                if f != "span":
+                    walk(getattr(node, f))
+    walk([list(decls.card_types.values()), decls.cards, list(decls.procedures.values()), decls.setup,
+          decls.rounds, decls.end_checks, list(decls.keywords.values()), decls.windows])
+    if len(_CALLS) > 16:
+        _CALLS.clear()
+    _CALLS[id(decls)] = (decls, counts)
+    return counts
+
+
+def _inline(s: A.CallStmt, proc, ctx: Ctx) -> list[Line] | None:
+    """A procedure that only gives lines of the file a name reads at its call as the rule it is:
+    a small one (`flip_to(this, active)`) with its parameters said as the arguments ("Set this
+    card's side to active"), and one without parameters called from one place only (a step's
+    `form_columns()`) as its whole body."""
+    if proc is None or len(proc.params) != len(s.args) or s.name in ctx.inlining:
+        return None
+    if not proc.params:
+        if call_counts(ctx.decls).get(s.name, 0) != 1 or any(isinstance(st, A.StopStmt) for st in proc.body):
+            return None
+        return describe_block([st for st in proc.body if not isinstance(st, A.DocItem)],
+                              ctx.child(inlining=ctx.inlining + (s.name,)))
+    body = [st for st in proc.body if not isinstance(st, A.DocItem)]
+    if not body or len(body) > INLINE_STATEMENTS or any(blocks_of(st) for st in body):
+        return None
+    if any(isinstance(st, (A.LetStmt, A.ChooseStmt, A.RollStmt, A.StopStmt)) for st in body):
+        return None
+    owners = _owner_names(body)
+    if any(p in owners and not _says_simply(a) for p, a in zip(proc.params, s.args)):
+        return None                             # "the first card in ...'s side": keep the call
+    inner = ctx.child(inlining=ctx.inlining + (s.name,))
+    for p, a in zip(proc.params, s.args):
+        inner.bind(p, ctx.type_of(a), Ref(np(a, ctx), poss(a, ctx)))
+    lines = describe_block(body, inner)
+    ref = ctx.proc_refs.get(s.name)
+    if ref and len(lines) == 1 and lines[0].text.endswith("."):
+        lines = [Line(lines[0].text[:-1] + f" ({ref}).", lines[0].children, lines[0].kind)]
+    return lines
+
+
+def _says_simply(e) -> bool:
+    return isinstance(e, (A.Name, A.You, A.This, A.ActivePlayer, A.SeatPlayer))
+
+
+def _owner_names(node) -> set[str]:
+    """Names used as the owner of a field, attribute or zone anywhere in `node` (`p's deck`)."""
+    out: set[str] = set()
+    if isinstance(node, (list, tuple)):
+        for x in node:
+            out |= _owner_names(x)
+        return out
+    if isinstance(node, A.Possessive) and isinstance(node.owner, A.Name):
+        out.add(node.owner.name)
+    if isinstance(node, (A.FieldAccess, A.FieldOf)) and isinstance(node.obj, A.Name):
+        out.add(node.obj.name)
+    if hasattr(node, "__dataclass_fields__"):
+        for f in node.__dataclass_fields__:
+            if f != "span":
+                out |= _owner_names(getattr(node, f))
+    return out
+
+
 @describer
 def describe_CallStmt(s: A.CallStmt, ctx: Ctx) -> list[Line]:
     proc = ctx.decls.procedures.get(s.name)
+    inlined = _inline(s, proc, ctx)
+    if inlined is not None:
+        return inlined
     ref = _see(ctx.proc_refs.get(s.name))
     head = title(s.name)
     if not s.args:
@@ -154,11 +282,13 @@ def describe_CallStmt(s: A.CallStmt, ctx: Ctx) -> list[Line]:
     if len(s.args) == 1:
         return _line(f"{head} for {np(s.args[0], ctx)}{ref}.")
     if proc is not None and len(proc.params) == len(s.args):
-        parts = [np(a, ctx) if isinstance(a, A.Name) and a.name == p else f"{np(a, ctx)} as {var(p)}"
-                 for p, a in zip(proc.params, s.args)]
+        # each argument with the part it plays in the procedure, where its words do not say it already
+        callee = params_ctx(ctx, s.name, proc.params)
+        parts = [np(a, ctx) if (isinstance(a, A.Name) and a.name == p) or callee.refs[p].noun == "the player"
+                 else f"{np(a, ctx)} (the {var(p)})" for p, a in zip(proc.params, s.args)]
     else:
         parts = [np(a, ctx) for a in s.args]
-    return _line(f"{head}, with {join_and(parts)}{ref}.")
+    return _line(f"{head}{ref} for {join_and(parts)}.")
 
 
 @describer
@@ -234,21 +364,59 @@ def for_head(s: A.ForStmt, ctx: Ctx) -> tuple[str, Ctx]:
     ref = _loop_player(s.name, ctx, t)
     inner.bind(s.name, elem(t), ref)
     if ref is not None:
+        order = ""
         if isinstance(s.coll, A.PlayersExpr):
-            head = "For each player, in seat order"
+            head, order = "For each player", ", in seat order"
         elif isinstance(s.coll, A.AllPlayers):
-            head = "For each player, eliminated or not, in seat order"
+            head, order = "For each player", ", eliminated or not, in seat order"
+        elif isinstance(s.coll, A.Opponents) and ctx.two_players():
+            head = f"For {np(s.coll, ctx)}"
         else:
             head = f"For each player in {np(s.coll, ctx)}"
         if s.cond is not None:
             rel = relative(s.cond, s.name, inner)
-            head += f" {rel[0]}" if rel and not rel[1] and rel[0] else f", if {cond(s.cond, inner)}"
+            if rel and not rel[1] and rel[0]:
+                head += f" {rel[0]}{order}"
+            else:
+                head += f"{order}, if {cond(s.cond, inner)}"
+        else:
+            head += order
     else:
-        noun = "card" if elem(t) == CARD else None
-        head = f"For each {noun + ' ' if noun else ''}{var(s.name)} in {np(s.coll, ctx)}"
-        if s.cond is not None:
-            head += f" where {cond(s.cond, inner)}"
+        e = elem(t)
+        noun = "card" if e == CARD or e in ctx.decls.card_types else "zone" if e == ZONE else None
+        coll = s.coll
+        rest = s.cond
+        if isinstance(coll, A.WhereExpr) and rest is None:
+            coll, rest = coll.coll, coll.cond
+            name_it = "it"
+        else:
+            name_it = s.name
+        where = ""
+        if rest is not None:
+            rel = relative(rest, name_it, _it_ctx(inner, coll) if name_it == "it" else inner)
+            if rel is not None:
+                clause, kinds = rel
+                other = OTHER in kinds
+                kinds = [k for k in kinds if k != OTHER]
+                if len(kinds) == 1:
+                    noun = kinds[0]
+                elif kinds:
+                    clause = join_and(["that is " + " and ".join(article(k) for k in kinds)] + ([clause] if clause else []))
+                if other:
+                    noun = f"other {noun or 'card'}"
+                where = f" {clause}" if clause else ""
+            else:
+                where = f" where {cond(rest, _it_ctx(inner, coll) if name_it == 'it' else inner)}"
+        place = np(coll.zone, ctx) if isinstance(coll, A.CardsIn) else np(coll, ctx)
+        head = f"For each {noun + ' ' if noun else ''}{var(s.name)} in {place}{where}"
     return head, inner
+
+
+def _it_ctx(ctx: Ctx, coll) -> Ctx:
+    c = ctx.child()
+    c.scope.it_type = elem(ctx.type_of(coll))
+    c.refs["it"] = Ref("it", "its")
+    return c
 
 
 @describer
@@ -264,9 +432,9 @@ def describe_RepeatStmt(s: A.RepeatStmt, ctx: Ctx) -> list[Line]:
 
 @describer
 def describe_WhileStmt(s: A.WhileStmt, ctx: Ctx) -> list[Line]:
-    word = "until" if s.until else "while"
-    return _line(f"Repeat the following {word} {cond(s.cond, ctx)} (checked before each time):",
-                 describe_block(s.body, ctx.child(loop="repeat")))
+    # the condition is checked before each time round: "As long as ..., repeat" says so
+    head = f"Until {cond(s.cond, ctx)}, repeat:" if s.until else f"As long as {cond(s.cond, ctx)}, repeat:"
+    return _line(head, describe_block(s.body, ctx.child(loop="repeat")))
 
 
 @describer
@@ -310,9 +478,8 @@ def secret_head(s: A.SecretStmt, ctx: Ctx) -> tuple[str, Ctx]:
     """The sentence of a secret choice and the context of its block (`you` is the chooser)."""
     inner = ctx.child(you=Ref("the player", "their") if ctx.pronoun_free() else ctx.you)
     who = "Each player" if isinstance(s.players, A.PlayersExpr) else f"Each player in {np(s.players, ctx)}"
-    options = np(s.options, inner)
-    inner.bind(s.name, elem(inner.type_of(s.options)))
-    return f"{who} secretly chooses {var(s.name)} from {options}{_prompt(s.prompt)}", inner
+    what = _bind_chosen(s.name, s.options, inner, inner)
+    return f"{who} secretly chooses {what}{_prompt(s.prompt)}", inner
 
 
 @describer
@@ -356,12 +523,52 @@ def _docs_first(body) -> tuple[list[Line], list]:
     return docs, [s for s in body if not isinstance(s, A.DocItem)]
 
 
+def _pinned(ab, inner: Ctx) -> tuple[dict, list]:
+    """The event's parameters the condition pins to this card or to you (`where card = this`),
+    and the rest of the condition."""
+    parts = list(ab.cond.items) if isinstance(ab.cond, A.AndChain) else ([ab.cond] if ab.cond is not None else [])
+    params = inner.scope.event_params or {}
+    pinned: dict = {}
+    rest = []
+    for c in parts:
+        if (isinstance(c, A.Compare) and c.op == "=" and isinstance(c.left, A.Name) and c.left.name in params
+                and c.left.name not in pinned and isinstance(c.right, (A.This, A.You))):
+            pinned[c.left.name] = "this card" if isinstance(c.right, A.This) else inner.you.noun
+        else:
+            rest.append(c)
+    return pinned, rest
+
+
+def _when(event: str, pinned: dict, ctx: Ctx) -> tuple[str, dict]:
+    """"this card is revealed", "“leader victory” happens to you": the event with the parameter
+    the ability is pinned to said in its place; the parameters not said are returned."""
+    left = dict(pinned)
+    if event not in ctx.decls.events and event in BUILTIN_PHRASES:
+        phrase = BUILTIN_PHRASES[event]
+        for param, noun in (("card", "a card"), ("player", "a player")):
+            if param in left and phrase.startswith(noun + " "):
+                who = left.pop(param)
+                phrase = who + " " + be(who, phrase[len(noun) + 1:].split(" ", 1)[0]) + \
+                    (" " + phrase[len(noun) + 1:].split(" ", 1)[1] if " " in phrase[len(noun) + 1:] else "")
+                break
+        return phrase, left
+    phrase = f"{_event_phrase(event)} happens"
+    if len(left) == 1:
+        (param, who), = left.items()
+        return f"{phrase} to {who}", {}
+    return phrase, left
+
+
 @describer
 def describe_Triggered(ab: A.Triggered, ctx: Ctx) -> Line:
     inner = ability_ctx(ctx, ctx.scope.this_type, ab.event)
-    head = f"When {event_phrase(ab.event, ctx)}"
-    if ab.cond is not None:
-        head += f", if {cond(ab.cond, inner)}"
+    pinned, rest = _pinned(ab, inner)
+    phrase, unsaid = _when(ab.event, pinned, ctx)
+    conds = [f"its {human(p)} is {who}" for p, who in unsaid.items()]
+    conds += [cond(c, inner) for c in rest]
+    head = f"When {phrase}"
+    if conds:
+        head += f", if {join_and(conds)}"
     docs, body = _docs_first(ab.body)
     return Line(head + ":", tuple(docs + describe_block(body, inner)))
 
@@ -388,14 +595,31 @@ def describe_Activated(ab: A.Activated, ctx: Ctx) -> Line:
     return Line(head + ":", tuple(docs + describe_block(body, inner)))
 
 
+def _text_may_blank(ctx: Ctx) -> bool:
+    """Whether this card's type says when its text is blank (then a lasting bonus says it too)."""
+    ct = ctx.decls.card_types.get(ctx.scope.this_type) if ctx.scope.this_type else None
+    return ct is not None and ct.blank_unless is not None
+
+
 @describer
 def describe_StaticMod(ab: A.StaticMod, ctx: Ctx) -> Line:
     inner = ability_ctx(ctx, ctx.scope.this_type)
     target = np(ab.target, inner)
-    text = f"The {human(ab.field)} of {target} is increased by {np(ab.amount, inner)}"
+    many = is_list(ctx.type_of(ab.target))
+    field = ctx.field(ab.field)
+    if isinstance(ab.amount, A.Num):
+        n = ab.amount.value
+        gain = f"{'get' if many else 'gets'} {'+' if n >= 0 else ''}{n} {field}"
+    elif isinstance(ab.amount, A.Neg) and isinstance(ab.amount.operand, A.Num):
+        gain = f"{'get' if many else 'gets'} -{ab.amount.operand.value} {field}"
+    else:
+        gain = f"{'get' if many else 'gets'} extra {field} equal to {np(ab.amount, inner)}"
+    text = f"{cap(target)} {gain}"
     if ab.cond is not None:
-        text += f" while {cond(ab.cond, inner)}"
-    return Line(text + ", as long as this card's text counts.")
+        text = f"While {cond(ab.cond, inner)}, {target} {gain}"
+    if _text_may_blank(inner):
+        text += " (only while this card's text counts)"
+    return Line(text + ".")
 
 
 @describer
@@ -420,11 +644,19 @@ def describe_define(d: A.DefineDecl, ctx: Ctx) -> str:
     body = np(d.expr, c)
     types = ctx.param_types.get(d.name, {})
     if len(d.params) == 1 and c.refs[d.params[0]].noun == "the player":
+        if ctx.decls.typing.merged(d.expr) == FLAG:
+            words = human(d.name)
+            pred = words if words.split(" ", 1)[0] in AUXILIARIES else f"meets {quote(words)}"
+            return f"A player {pred} when {cond(d.expr, c)}."
         return f"A player's {human(d.name)} is {body}."
     if len(d.params) == 1 and types.get(d.params[0]) == CARD:
         c2 = params_ctx(ctx, d.name, ())
         c2.bind(d.params[0], CARD, Ref("the card", "its"))
         return f"A card's {human(d.name)} is {np(d.expr, c2)}."
+    if len(d.params) == 1 and types.get(d.params[0]) == ZONE:
+        c2 = params_ctx(ctx, d.name, ())
+        c2.bind(d.params[0], ZONE, Ref("the zone", "the zone's"))
+        return f"The {human(d.name)} of a zone is {np(d.expr, c2)}."
     if not d.params:
         return f"The {human(d.name)} is {body}."
     return f"The {human(d.name)} of {join_and([var(p) for p in d.params])} is {body}."
@@ -455,13 +687,17 @@ def describe_field(fd: A.FieldDecl, ctx: Ctx) -> str:
     kind = f"a list of {plural(t.name)}" if t.is_list else {
         "number": "a number", "flag": "yes or no", "text": "a text", "player": "a player",
         "card": "a card", "zone": "a zone"}.get(t.name, f"{article(t.name)}")
+    if t.name in ctx.decls.enums and not t.is_list:
+        kind = f"one of the {plural(t.name)}"
     parts = [kind]
     if fd.at_least is not None:
         parts.append(f"at least {fd.at_least}")
     if fd.at_most is not None:
         parts.append(f"at most {fd.at_most}")
     text = ", ".join(parts)
-    if fd.default is not None:
+    if isinstance(fd.default, A.Nothing):
+        text += "; starts empty"
+    elif fd.default is not None:
         text += f"; starts at {np(fd.default, ctx)}"
     return text
 
@@ -475,3 +711,142 @@ def blocks_of(st) -> list[tuple]:
         return out
     body = getattr(st, "body", None)
     return [body] if body is not None else []
+
+
+# ================================================================ a card type's text rule; one card's own effect
+
+
+def blank_unless(ct: A.CardTypeDecl, ctx: Ctx) -> str:
+    """The sentence of `text is blank unless <condition>`, saying who "you" is: the player whose
+    zone holds the card now (its controller), which for a captured card is its captor, never
+    the player it came from (a reader takes "its owner" for the latter)."""
+    c = ability_ctx(ctx, ct.name)
+    c.you = Ref("its holder", "its holder's")
+    return (f"A {ct.name}'s text counts only while {cond(ct.blank_unless, c)}. Its holder is the player "
+            f"in whose zone it lies now: for a card taken from another player, the player who took it, not "
+            f"the player it came from. At any other time the card is blank: its abilities do nothing.")
+
+
+def _mutated_fields(decls) -> frozenset:
+    """Names of the fields any rule changes (`set`, `add`, `subtract`, `modify`): the others keep
+    the values printed on each card, so a condition on them is known card by card."""
+    out: set = set()
+    seen: set = set()
+
+    def target_name(t):
+        if isinstance(t, (A.FieldAccess, A.FieldOf, A.Possessive, A.Your, A.Name)):
+            return t.name
+        return None
+
+    def walk(node):
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        if isinstance(node, (A.SetStmt, A.AddStmt, A.SubtractStmt)):
+            name = target_name(node.target)
+            if name:
+                out.add(name)
+        if isinstance(node, A.StaticMod):
+            out.add(node.field)
+        if isinstance(node, (list, tuple)):
+            for x in node:
+                walk(x)
+        elif hasattr(node, "__dataclass_fields__"):
+            for f in node.__dataclass_fields__:
+                walk(getattr(node, f))
+    roots = [list(decls.card_types.values()), decls.cards, list(decls.procedures.values()), decls.setup,
+             decls.rounds, decls.end_checks, list(decls.keywords.values()), decls.windows]
+    walk(roots)
+    return frozenset(out)
+
+
+def _this_field(e, ctx: Ctx) -> str | None:
+    """The field of this card `e` reads (`name`, `this.race`, `race of this`, a bare field)."""
+    if isinstance(e, A.Name) and ctx.kind_of(e) == "this_field":
+        return e.name
+    if isinstance(e, (A.FieldAccess, A.FieldOf)) and isinstance(e.obj, A.This):
+        return e.name
+    if isinstance(e, A.Possessive) and isinstance(e.owner, A.This):
+        return e.name
+    return None
+
+
+def _literal(e, ctx: Ctx):
+    if isinstance(e, (A.Num, A.Text, A.Bool)):
+        return e.value
+    if isinstance(e, A.Name) and ctx.kind_of(e) == "member":
+        return e.name
+    return _UNKNOWN
+
+
+_UNKNOWN = object()
+
+
+def _known(c, values: dict, fixed: frozenset, ctx: Ctx):
+    """True / False when the condition `c` is decided by this card's printed values, else None."""
+    negate = False
+    if isinstance(c, A.NotOp):
+        c, negate = c.operand, True
+    f = _this_field(c, ctx)
+    if f is not None and f in fixed and isinstance(values.get(f), bool):
+        return values[f] != negate
+    if isinstance(c, A.Compare) and c.op in ("=", "!="):
+        f = _this_field(c.left, ctx)
+        v = _literal(c.right, ctx)
+        if f is not None and f in fixed and v is not _UNKNOWN and f in values:
+            return ((values[f] == v) == (c.op == "=")) != negate
+    return None
+
+
+def _specialised(ab, values: dict, fixed: frozenset, ctx: Ctx):
+    """(the ability with the parts of its condition this card's values decide left out, whether it
+    depends on those values); None when they rule it out for this card."""
+    c = getattr(ab, "cond", None)
+    if c is None:
+        return ab, False
+    parts = list(c.items) if isinstance(c, A.AndChain) else [c]
+    rest, decided = [], False
+    for part in parts:
+        k = _known(part, values, fixed, ctx)
+        if k is False:
+            return None
+        if k is True:
+            decided = True
+        else:
+            rest.append(part)
+    if not decided:
+        return ab, False
+    new = None if not rest else rest[0] if len(rest) == 1 else A.AndChain(c.span, tuple(rest))
+    return replace(ab, cond=new), True
+
+
+def card_effect(game, cd, ctx: Ctx | None = None) -> list[Line]:
+    """One card's own effect in English, for the card reference and the card sheets: the card's
+    own abilities, and those of its type that its printed values select (an ability of the type
+    written `where ... name = "Ion Storm"`, or `while play_another`, is this card's effect when
+    the card is that one or has that flag), with those conditions left out. The abilities every
+    card of the type has alike are the type's text, not the card's: they are not repeated.
+    An empty list when the card has nothing of its own. `game` is a loaded Game (or its
+    Declarations); `cd` one of its CardDefs."""
+    decls = getattr(game, "decls", game)
+    base = ctx or make_ctx(decls, param_types=param_types(decls))
+    c = ability_ctx(base, cd.type_name)
+    ct = decls.card_types.get(cd.type_name)
+    type_abilities = {id(ab) for ab in (ct.abilities if ct else ())}
+    fixed = frozenset({"name"} | ({f.name for f in ct.fields} if ct else set())) - _mutated_fields(decls)
+    values = dict(cd.values)
+    values["name"] = cd.name
+    out: list[Line] = []
+    for ab in cd.abilities:
+        if id(ab) not in type_abilities:
+            out.append(describe(ab, c))
+            continue
+        got = _specialised(ab, values, fixed, c)
+        if got is not None and got[1]:
+            out.append(describe(got[0], c))
+    return out
+
+
+def card_effect_text(game, cd, ctx: Ctx | None = None) -> str:
+    """card_effect as one paragraph of plain text ("" for a card with nothing of its own)."""
+    return plain(flatten(card_effect(game, cd, ctx)))

@@ -11,8 +11,9 @@ from dataclasses import replace
 
 from .. import ast as A
 from ..registry import BUILTIN_FUNCTIONS
-from ..types import FLAG, elem, is_list
-from .words import Ctx, Ref, article, describer, human, join_and, np, plural, quote, var
+from ..types import CARD, FLAG, PLAYER, ZONE, elem, is_list
+from .words import (EM_CLOSE, Ctx, Ref, agree, article, describer, flag_predicate, human, join_and, np,
+                    plural, quote, var)
 
 
 # ================================================================ expressions: helpers
@@ -47,6 +48,8 @@ def poss(e, ctx: Ctx) -> str:
     if isinstance(e, A.SeatPlayer):
         return f"seat {e.seat}'s"
     text = np(e, ctx)
+    if text.endswith(("opponents", "players")):
+        return text + "'"                       # "your opponents'", never "opponents's"
     return text + "'s"
 
 
@@ -70,10 +73,62 @@ def _gives_flag(name: str) -> bool:
 
 
 def cond(e, ctx: Ctx) -> str:
-    """An expression used as a condition: a bare yes/no value reads "... is yes"."""
+    """An expression used as a condition: a yes/no value reads as a clause about its owner
+    ("this card is a Race Leader", "peace has been declared"), never "... is yes"."""
     if _is_flag(e, ctx):
-        return f"{np(e, ctx)} is yes"
+        return flag_clause(e, ctx)
     return np(e, ctx)
+
+
+def _flag_owner(e, ctx: Ctx) -> tuple[str | None, str] | None:
+    """(the noun the flag is said of, the flag's name) for a flag read from a field or an attribute;
+    the noun is None for a game attribute."""
+    if isinstance(e, A.Name):
+        kind = ctx.kind_of(e)
+        if kind == "game_attr":
+            return None, e.name
+        if kind == "it_field":
+            return ctx.refs.get("it", Ref("it", "its")).noun, e.name
+        if kind == "this_field":
+            return "this card", e.name
+        return None
+    if isinstance(e, A.Your):
+        return ctx.you.noun, e.name
+    if isinstance(e, A.Possessive):
+        return np(e.owner, ctx), e.name
+    if isinstance(e, (A.FieldAccess, A.FieldOf)) and not is_list(ctx.type_of(e.obj)):
+        return np(e.obj, ctx), e.name
+    return None
+
+
+def flag_clause(e, ctx: Ctx, negated: bool = False) -> str:
+    """A yes/no value as a clause: a flag by its display name (words.flag_predicate), a value
+    defined by `define` by its name when the name is a predicate ("the player can add")."""
+    owner = _flag_owner(e, ctx)
+    if owner is not None:
+        subject, name = owner
+        label = ctx.labels.fields.get(name)
+        if subject is None:                     # a game attribute: its display name is a whole clause
+            if label:
+                from .words import _negate_clause
+                return _negate_clause(label) if negated else label
+            subject = "the game"
+        yes, no = flag_predicate(label, name)
+        return f"{subject} {agree(subject, no if negated else yes)}"
+    if isinstance(e, A.Call) and e.name in ctx.decls.defines:
+        words = human(e.name)
+        subject = np(e.args[0], ctx) if len(e.args) == 1 else None
+        if words.split(" ", 1)[0] in ("is", "are", "has", "have", "can", "may", "must", "was", "will"):
+            from .words import _negate_clause
+            pred = _negate_clause(words) if negated else words
+            if subject is None:
+                return f"it {pred}" if len(e.args) == 0 else f"{pred} holds for {join_and([np(a, ctx) for a in e.args])}"
+            return f"{subject} {agree(subject, pred)}"
+        holds = "does not hold" if negated else "holds"
+        target = f" for {join_and([np(a, ctx) for a in e.args])}" if e.args else ""
+        return f"{quote(words)} {holds}{target}"
+    text = np(e, ctx)
+    return f"{text} {'does not hold' if negated else 'holds'}"
 
 
 def _with_it(ctx: Ctx, coll) -> Ctx:
@@ -96,13 +151,28 @@ def _attr_of(e, subj: str, ctx: Ctx) -> str | None:
     if isinstance(e, A.Call) and len(e.args) == 1 and _is_subj(e.args[0], subj) and e.name in ctx.decls.defines:
         return human(e.name)
     if isinstance(e, A.Possessive) and _is_subj(e.owner, subj):
-        return human(e.name)
+        return ctx.field(e.name)
     if isinstance(e, A.FieldAccess) and _is_subj(e.obj, subj):
-        return human(e.name)
+        return ctx.field(e.name)
     if isinstance(e, A.FieldOf) and _is_subj(e.obj, subj):
-        return human(e.name)
+        return ctx.field(e.name)
     if isinstance(e, A.Name) and subj == "it" and ctx.kind_of(e) == "it_field":
-        return human(e.name)
+        return ctx.field(e.name)
+    return None
+
+
+def _same_as_this(e, attr_name: str) -> bool:
+    """`this.race` / `race of this` / a bare field of this card: the same field of this card."""
+    if isinstance(e, (A.FieldAccess, A.FieldOf)) and isinstance(e.obj, A.This):
+        return True
+    return isinstance(e, A.Possessive) and isinstance(e.owner, A.This)
+
+
+def _field_name_of(e) -> str | None:
+    if isinstance(e, (A.FieldAccess, A.FieldOf, A.Possessive, A.Your)):
+        return e.name
+    if isinstance(e, A.Name):
+        return e.name
     return None
 
 
@@ -112,6 +182,8 @@ def _rel_one(c, subj: str, ctx: Ctx) -> str | None:
         if attr is not None:
             if isinstance(c.right, A.Nothing):
                 return f"with no {attr}" if c.op == "=" else f"with {article(attr)}"
+            if c.op == "=" and _same_as_this(c.right, attr) and _field_name_of(c.right) == _field_name_of(c.left):
+                return f"with the same {attr} as this card"
             return f"whose {attr} {OPS[c.op]} {np(c.right, ctx)}"
         if _is_subj(c.left, subj):
             if c.op == "!=":
@@ -132,19 +204,27 @@ def _rel_one(c, subj: str, ctx: Ctx) -> str | None:
             return f"whose {attr} is {'not ' if c.negated else ''}empty"
         return None
     if isinstance(c, A.NotOp):
-        attr = _attr_of(c.operand, subj, ctx)
-        if attr is not None:
-            return f"whose {attr} is no"
+        name = _flag_of_subj(c.operand, subj, ctx)
+        if name is not None:
+            return "that " + flag_predicate(ctx.labels.fields.get(name), name)[1]
         return None
-    attr = _attr_of(c, subj, ctx)
-    if attr is not None and ctx.type_of(c) == FLAG:
-        return f"whose {attr} is yes"
+    name = _flag_of_subj(c, subj, ctx)
+    if name is not None:
+        return "that " + flag_predicate(ctx.labels.fields.get(name), name)[0]
     return None
+
+
+def _flag_of_subj(e, subj: str, ctx: Ctx) -> str | None:
+    """The name of the flag `e` reads from the element `subj`, if it does."""
+    if _attr_of(e, subj, ctx) is None or ctx.type_of(e) != FLAG or isinstance(e, A.Call):
+        return None
+    return _field_name_of(e)
 
 
 def relative(condition, subj: str, ctx: Ctx) -> tuple[str, list[str]] | None:
     """The condition on `subj` as a relative clause, and the card types it requires
-    ("whose faction is *f*", ["Unit"]); None when it does not read as one."""
+    ("whose faction is *f*", ["Unit"]); None when it does not read as one. `it is not this`
+    puts "other" before the card type ("the other Ships in ...")."""
     parts = condition.items if isinstance(condition, A.AndChain) else (condition,)
     kinds: list[str] = []
     clauses: list[str] = []
@@ -152,11 +232,17 @@ def relative(condition, subj: str, ctx: Ctx) -> tuple[str, list[str]] | None:
         if isinstance(c, A.IsA) and _is_subj(c.operand, subj):
             kinds.append(c.type_name)
             continue
+        if isinstance(c, A.Compare) and c.op == "!=" and _is_subj(c.left, subj) and isinstance(c.right, A.This):
+            kinds.append(OTHER)
+            continue
         r = _rel_one(c, subj, ctx)
         if r is None:
             return None
         clauses.append(r)
     return join_and(clauses), kinds
+
+
+OTHER = "\x00other"       # in relative()'s kinds: the element is not this card
 
 
 def _filtered(coll, condition, subj: str, ctx: Ctx, inner: Ctx) -> str:
@@ -166,11 +252,17 @@ def _filtered(coll, condition, subj: str, ctx: Ctx, inner: Ctx) -> str:
     if rel is None:
         return f"{base} where {cond(condition, inner)}"
     clause, kinds = rel
-    if kinds and len(kinds) == 1 and isinstance(coll, A.CardsIn):
-        base = f"the {plural(kinds[0])} in {np(coll.zone, ctx)}"
-    elif kinds:
-        extra = "that are " + join_and([article(k) for k in kinds])
-        clause = join_and([extra] + ([clause] if clause else []))
+    other = OTHER in kinds
+    kinds = [k for k in kinds if k != OTHER]
+    if len(kinds) <= 1 and isinstance(coll, A.CardsIn):
+        noun = plural(kinds[0]) if kinds else "cards"
+        base = f"the {'other ' if other else ''}{noun} in {np(coll.zone, ctx)}"
+    else:
+        if other:
+            clause = join_and(["other than this card"] + ([clause] if clause else []))
+        if kinds:
+            extra = "that are " + join_and([article(k) for k in kinds])
+            clause = join_and([extra] + ([clause] if clause else []))
     return f"{base} {clause}" if clause else base
 
 
@@ -237,7 +329,7 @@ def describe_Bool(e: A.Bool, ctx: Ctx) -> str:
 
 @describer
 def describe_Nothing(e: A.Nothing, ctx: Ctx) -> str:
-    return "none"
+    return "nothing"
 
 
 @describer
@@ -250,15 +342,17 @@ def describe_Name(e: A.Name, ctx: Ctx) -> str:
     if kind == "param":
         return f"the {human(e.name)}"
     if kind == "it_field":
-        return f"{ctx.refs.get('it', Ref('it', 'its')).poss} {human(e.name)}"
+        return f"{ctx.refs.get('it', Ref('it', 'its')).poss} {ctx.field(e.name)}"
     if kind == "this_field":
-        return f"this card's {human(e.name)}"
+        return f"this card's {ctx.field(e.name)}"
     if kind == "zone":
-        return f"the {human(e.name)}"
+        return f"the {ctx.zone(e.name)}"
     if kind == "enum":
         return f"the {plural(e.name)}"
-    if kind in ("member", "game_attr"):
-        return human(e.name) if kind == "game_attr" else e.name
+    if kind == "member":
+        return ctx.member(e.name)
+    if kind == "game_attr":
+        return f"the {ctx.field(e.name)}"
     if e.name in ctx.refs:
         return ctx.refs[e.name].noun
     return human(e.name)
@@ -273,7 +367,7 @@ def describe_Call(e: A.Call, ctx: Ctx) -> str:
     if e.name in ctx.decls.defines or b is None or b.takes == "player":
         if not args:
             return f"the {human(e.name)}"
-        if len(args) == 1:
+        if len(args) == 1 and (_simple(args[0]) or isinstance(args[0], A.Opponents) or _is_one_player(args[0], ctx)):
             return f"{poss(args[0], ctx)} {human(e.name)}"
         return f"the {human(e.name)} of {join_and([np(a, ctx) for a in args])}"
     return f"{human(e.name)}({', '.join(np(a, ctx) for a in args)})"
@@ -316,7 +410,20 @@ say_highest = say_lowest = _extreme
 
 
 def say_first(e: A.Call, ctx: Ctx) -> str:
-    return "the first of " + np(e.args[0], ctx)
+    arg = e.args[0]
+    if isinstance(arg, A.Opponents) and ctx.two_players():
+        return np(arg, ctx)                     # "your opponent": there is one
+    if isinstance(arg, A.PlayersExpr):
+        return "the first player in seat order still in the game"
+    if isinstance(arg, A.CardsIn):
+        return f"the first card in {np(arg.zone, ctx)}"
+    if isinstance(arg, A.StackExpr):
+        return "the card on top of the stack"
+    t = elem(ctx.type_of(arg))
+    noun = "player" if t == PLAYER else "card" if t == CARD or t in ctx.decls.card_types else None
+    if noun is not None:
+        return f"the first {noun} in {np(arg, ctx)}"
+    return "the first of " + np(arg, ctx)
 
 
 def say_any(e: A.Call, ctx: Ctx) -> str:
@@ -334,32 +441,45 @@ def say_clockwise_from(e: A.Call, ctx: Ctx) -> str:
 SAYINGS = {name: fn for name, fn in globals().items() if name.startswith("say_")}
 
 
+def _named(name: str, ctx: Ctx) -> str:
+    """A field, attribute or per-player zone after a possessive: its display name."""
+    if name in ctx.decls.zones:
+        return ctx.zone(name)
+    return ctx.field(name)
+
+
 @describer
 def describe_FieldAccess(e: A.FieldAccess, ctx: Ctx) -> str:
-    if _simple(e.obj):
-        return f"{poss(e.obj, ctx)} {human(e.name)}"
-    return f"the {human(e.name)} of {np(e.obj, ctx)}"
+    if _simple(e.obj) or isinstance(e.obj, A.Opponents):
+        return f"{poss(e.obj, ctx)} {_named(e.name, ctx)}"
+    return f"the {_named(e.name, ctx)} of {np(e.obj, ctx)}"
 
 
 @describer
 def describe_Possessive(e: A.Possessive, ctx: Ctx) -> str:
-    if _simple(e.owner):
-        return f"{poss(e.owner, ctx)} {human(e.name)}"
-    return f"the {human(e.name)} of {np(e.owner, ctx)}"
+    if _simple(e.owner) or isinstance(e.owner, A.Opponents) or _is_one_player(e.owner, ctx):
+        return f"{poss(e.owner, ctx)} {_named(e.name, ctx)}"
+    return f"the {_named(e.name, ctx)} of {np(e.owner, ctx)}"
+
+
+def _is_one_player(e, ctx: Ctx) -> bool:
+    """`first(opponents)` in a game for two: "your opponent"."""
+    return isinstance(e, A.Call) and e.name == "first" and len(e.args) == 1 \
+        and isinstance(e.args[0], A.Opponents) and ctx.two_players()
 
 
 @describer
 def describe_Your(e: A.Your, ctx: Ctx) -> str:
-    return f"{ctx.you.poss} {human(e.name)}"
+    return f"{ctx.you.poss} {_named(e.name, ctx)}"
 
 
 @describer
 def describe_FieldOf(e: A.FieldOf, ctx: Ctx) -> str:
     if is_list(ctx.type_of(e.obj)):
-        return f"the {plural(human(e.name))} of {np(e.obj, ctx)}"
-    if _simple(e.obj):
-        return f"{poss(e.obj, ctx)} {human(e.name)}"
-    return f"the {human(e.name)} of {np(e.obj, ctx)}"
+        return f"the {plural(_named(e.name, ctx))} of {np(e.obj, ctx)}"
+    if _simple(e.obj) or _is_one_player(e.obj, ctx):
+        return f"{poss(e.obj, ctx)} {_named(e.name, ctx)}"
+    return f"the {_named(e.name, ctx)} of {np(e.obj, ctx)}"
 
 
 @describer
@@ -369,7 +489,7 @@ def describe_CardsIn(e: A.CardsIn, ctx: Ctx) -> str:
 
 @describer
 def describe_EveryZone(e: A.EveryZone, ctx: Ctx) -> str:
-    return f"every {human(e.name)}"
+    return f"every player's {ctx.zone(e.name)}"
 
 
 @describer
@@ -424,14 +544,41 @@ def describe_AllPlayers(e: A.AllPlayers, ctx: Ctx) -> str:
 
 @describer
 def describe_Opponents(e: A.Opponents, ctx: Ctx) -> str:
-    return f"{ctx.you.poss} opponents"
+    return f"{ctx.you.poss} {'opponent' if ctx.two_players() else 'opponents'}"
+
+
+def _owned(e):
+    """(owner, zone or field name) of `p's left_column` / `your hand`; None otherwise."""
+    if isinstance(e, A.Possessive):
+        return e.owner, e.name
+    if isinstance(e, A.Your):
+        return A.You(e.span), e.name
+    return None
 
 
 @describer
 def describe_ListExpr(e: A.ListExpr, ctx: Ctx) -> str:
     if not e.items:
         return "nothing"
-    return join_and([np(i, ctx) for i in e.items])
+    # aggregate: "their left column, centre column and right column" (one owner said once)
+    groups: list[tuple[str | None, list]] = []
+    for item in e.items:
+        o = _owned(item)
+        key = np(o[0], ctx) if o is not None else None
+        if key is not None and groups and groups[-1][0] == key:
+            groups[-1][1].append(item)
+        else:
+            groups.append((key, [item]))
+    if len(groups) == len(e.items):
+        return join_and([np(i, ctx) for i in e.items])
+    parts = []
+    for key, items in groups:
+        if key is None or len(items) == 1:
+            parts.extend(np(i, ctx) for i in items)
+        else:
+            who = poss(_owned(items[0])[0], ctx)
+            parts.append(f"{who} {join_and([_named(_owned(i)[1], ctx) for i in items])}")
+    return ", ".join(parts[:-1]) + ", and " + parts[-1] if len(parts) > 1 else parts[0]
 
 
 @describer
@@ -463,7 +610,7 @@ def describe_AndChain(e: A.AndChain, ctx: Ctx) -> str:
 def describe_NotOp(e: A.NotOp, ctx: Ctx) -> str:
     inner = e.operand
     if _is_flag(inner, ctx):
-        return f"{np(inner, ctx)} is no"
+        return flag_clause(inner, ctx, negated=True)
     if isinstance(inner, A.IsIn):
         return describe_IsIn(replace(inner, negated=not inner.negated), ctx)
     if isinstance(inner, A.IsEmpty):
@@ -475,10 +622,27 @@ def describe_NotOp(e: A.NotOp, ctx: Ctx) -> str:
 
 @describer
 def describe_Compare(e: A.Compare, ctx: Ctx) -> str:
+    if isinstance(e.right, A.Bool) and e.op in ("=", "!=") and _is_flag(e.left, ctx):
+        return flag_clause(e.left, ctx, negated=(e.op == "=") != e.right.value)
+    if (isinstance(e.left, A.Call) and e.left.name == "count" and len(e.left.args) == 1
+            and isinstance(e.left.args[0], A.PlayersExpr) and isinstance(e.right, A.Num) and e.op == "="):
+        n = e.right.value
+        return ("no player is left in the game" if n == 0 else "only one player is left in the game" if n == 1
+                else f"exactly {n} players are left in the game")
     left = np(e.left, ctx)
     if isinstance(e.right, A.Nothing):
-        return f"{left} {be(left, 'is')} {'none' if e.op == '=' else 'not none'}"
+        chosen = _chosen(e.left, ctx)
+        if chosen is not None:
+            return f"{'no' if e.op == '=' else article(chosen).split(' ')[0]} {chosen} was chosen"
+        return f"{left} {be(left, 'has')} {'no value' if e.op == '=' else 'a value'}".replace("you has", "you have")
     return f"{left} {be(left, OPS[e.op])} {np(e.right, ctx)}"
+
+
+def _chosen(e, ctx: Ctx) -> str | None:
+    """The kind of thing a `chooses` bound to `e` ("Ship"), when `e` names a choice."""
+    if isinstance(e, A.Name) and e.name in ctx.refs and ctx.refs[e.name].noun.startswith("the chosen "):
+        return ctx.refs[e.name].noun[len("the chosen "):]
+    return None
 
 
 @describer
@@ -487,10 +651,12 @@ def describe_IsEmpty(e: A.IsEmpty, ctx: Ctx) -> str:
     if isinstance(e.operand, A.PlayersExpr):
         return "some players are still in the game" if e.negated else "no player is left in the game"
     if isinstance(e.operand, A.CardsIn) and isinstance(e.operand.zone, A.EveryZone):
-        zone = human(e.operand.zone.name)
+        zone = ctx.zone(e.operand.zone.name)
         return f"some player's {zone} has cards" if e.negated else f"no player's {zone} has cards"
     if isinstance(e.operand, A.CardsIn):
         return f"{np(e.operand.zone, ctx)} is {'not ' if e.negated else ''}empty"
+    if isinstance(e.operand, A.StackExpr):
+        return f"the stack is {'not ' if e.negated else ''}empty"
     if is_list(t):
         what = _drop_the(np(e.operand, ctx))
         return f"there is at least one of {what}" if e.negated else f"there are no {what}"
@@ -499,7 +665,13 @@ def describe_IsEmpty(e: A.IsEmpty, ctx: Ctx) -> str:
 
 @describer
 def describe_IsIn(e: A.IsIn, ctx: Ctx) -> str:
+    if isinstance(e.item, (A.FieldOf, A.FieldAccess)) and e.item.name == "zone" \
+            and elem(ctx.type_of(e.coll)) == ZONE and not isinstance(e.coll, A.PlayersExpr):
+        who = np(e.item.obj, ctx)                  # `zone of this is in line(you)`: "this card is in your line"
+        return f"{who} {be(who, 'is')} {'not ' if e.negated else ''}in {np(e.coll, ctx)}"
     item = np(e.item, ctx)
+    if isinstance(e.coll, A.StackExpr):
+        return f"{item} {be(item, 'is')} {'not ' if e.negated else ''}on the stack"
     if isinstance(e.coll, A.PlayersExpr):
         return f"{item} {be(item, 'is')} {'out of' if e.negated else 'still in'} the game"
     return f"{item} {be(item, 'is')} {'not ' if e.negated else ''}{_in_phrase(e.coll, ctx)}"
@@ -511,8 +683,50 @@ def describe_IsA(e: A.IsA, ctx: Ctx) -> str:
     return f"{item} {be(item, 'is')} {article(e.type_name)}"
 
 
+def _terms(e) -> list:
+    """The terms of a sum: `a + b + c` → [a, b, c]."""
+    if isinstance(e, A.Arith) and e.op == "+":
+        return _terms(e.left) + _terms(e.right)
+    return [e]
+
+
+def _counted_zone(e):
+    """`count(cards in p's deck)` → (p, "deck"); None for anything else."""
+    if isinstance(e, A.Call) and e.name == "count" and len(e.args) == 1 and isinstance(e.args[0], A.CardsIn):
+        z = e.args[0].zone
+        if isinstance(z, A.Possessive):
+            return z.owner, z.name
+        if isinstance(z, A.Your):
+            return A.You(z.span), z.name
+        if isinstance(z, A.EveryZone):
+            return EVERY, z.name
+    return None
+
+
+EVERY = A.Name(None, "\x00every player")     # the owner of `every hand`, for _aggregate_count
+
+
+def _aggregate_count(e: A.Arith, ctx: Ctx) -> str | None:
+    """A sum of counts of one player's zones, said once: "the number of cards in their deck,
+    their hand and their discard together"."""
+    terms = _terms(e)
+    counted = [_counted_zone(t) for t in terms]
+    if len(terms) < 2 or any(c is None for c in counted):
+        return None
+    owners = {"every" if c[0] is EVERY else np(c[0], ctx) for c in counted}
+    if len(owners) != 1:
+        return None
+    who = "every player's" if counted[0][0] is EVERY else poss(counted[0][0], ctx)
+    return f"the number of cards in {who} {join_and([ctx.zone(c[1]) for c in counted])} together"
+
+
 @describer
 def describe_Arith(e: A.Arith, ctx: Ctx) -> str:
+    if e.op == "+":
+        aggregated = _aggregate_count(e, ctx)
+        if aggregated is not None:
+            return aggregated
+
     def side(x, right: bool) -> str:
         text = np(x, ctx)
         if isinstance(x, A.Arith) and (PRECEDENCE[x.op] < PRECEDENCE[e.op]

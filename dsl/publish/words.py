@@ -64,6 +64,114 @@ def cap(text: str) -> str:
     return text[0].upper() + text[1:]
 
 
+# ================================================================ display names
+
+AUXILIARIES = frozenset("is are was were has have had can could may might must shall should will would "
+                        "does do did".split())
+
+
+@dataclass(frozen=True)
+class Labels:
+    """The display names a file gives (dsl/ast.py: EnumDecl.labels, FieldDecl.label, ZoneDecl.label):
+    what the rulebook says for a name. The rules and the log keep the names themselves."""
+    members: dict
+    fields: dict                # field or attribute name -> display name (first declaration wins)
+    zones: dict
+    flags: frozenset            # names of flag fields and attributes
+
+
+_LABELS: dict[int, tuple[object, Labels]] = {}     # id(decls) -> (decls, labels): a few games at a time
+
+
+def labels_of(decls) -> Labels:
+    hit = _LABELS.get(id(decls))
+    if hit is not None and hit[0] is decls:
+        return hit[1]
+    if len(_LABELS) > 16:
+        _LABELS.clear()
+    labels = _labels_of(decls)
+    _LABELS[id(decls)] = (decls, labels)
+    return labels
+
+
+def _labels_of(decls) -> Labels:
+    members = {m: lab for e in decls.enums.values() for m, lab in getattr(e, "labels", ())}
+    fields: dict = {}
+    flags: set = set()
+    decl_lists = [ct.fields for ct in decls.card_types.values()]
+    decl_lists += [decls.player_fields.values(), decls.game_fields.values()]
+    for fds in decl_lists:
+        for fd in fds:
+            if getattr(fd, "label", None):
+                fields.setdefault(fd.name, fd.label)
+            if fd.type.name == "flag" and not fd.type.is_list:
+                flags.add(fd.name)
+    zones = {z.name: z.label for z in decls.zones.values() if getattr(z, "label", None)}
+    return Labels(members, fields, zones, frozenset(flags))
+
+
+def display_value(decls, value) -> str:
+    """A value as the rulebook prints it (a card table's cell, a field's default): an enum member by its
+    display name, yes/no for flags, nothing for none. For the card reference of rulebook.py."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return clean(labels_of(decls).members.get(value, value))
+    return clean(str(value))
+
+
+def display_name(decls, kind: str, name: str) -> str:
+    """How the rulebook names a field or attribute (`kind` "field"), a zone ("zone") or an enum member
+    ("member"): its display name from the file, else the name with spaces for underscores."""
+    lab = labels_of(decls)
+    table = {"field": lab.fields, "zone": lab.zones, "member": lab.members}[kind]
+    if name in table:
+        return clean(table[name])
+    return name if kind == "member" else human(name)
+
+
+def _negate_clause(text: str) -> str:
+    """"peace has been declared" → "peace has not been declared"; "can add" → "cannot add"."""
+    words = text.split(" ")
+    for i, w in enumerate(words):
+        if w.lower() in AUXILIARIES:
+            if w.lower() == "can":
+                words[i] = w + "not"
+            elif w.lower() in ("has", "have", "had") and (i + 1 == len(words) or not (
+                    words[i + 1] == "been" or words[i + 1].endswith(("ed", "en", "wn")))):
+                words[i] = {"has": "does not have", "have": "do not have", "had": "did not have"}[w.lower()]
+            else:
+                words[i] = w + " not"
+            return " ".join(words)
+    return "it is not so that " + text
+
+
+def flag_predicate(label: str | None, name: str) -> tuple[str, str]:
+    """What a flag says of its owner, and its negation: a display name that starts with a verb is the
+    predicate ("is ready"), one with an article follows "is" ("is a Race Leader"), any other follows
+    "has" ("has '+1 Force'"); without a display name the flag is a mark the card or player carries."""
+    if not label:
+        words = quote(human(name))
+        return f"is marked {words}", f"is not marked {words}"
+    first = label.split(" ", 1)[0].lower()
+    if first in AUXILIARIES:
+        return label, _negate_clause(label)
+    if first in ("a", "an"):
+        return f"is {label}", f"is not {label}"
+    return f"has {label}", f"does not have {label}"
+
+
+def agree(subject: str, predicate: str) -> str:
+    """"you is" → "you are", "you has" → "you have", "you does" → "you do"."""
+    if subject != "you":
+        return predicate
+    head, _, rest = predicate.partition(" ")
+    head = {"is": "are", "has": "have", "does": "do", "was": "were"}.get(head, head)
+    return f"{head} {rest}".strip()
+
+
 def plural(word: str) -> str:
     if word.endswith(("s", "x", "ch", "sh")):
         return word + "es"
@@ -126,6 +234,7 @@ class Ctx:
     step_refs: dict = field(default_factory=dict)           # id(StepStmt) -> "§5.2.1"
     on_step: Callable | None = None                         # on_step(step, ctx) when a referenced step is met
     param_types: dict = field(default_factory=dict)         # procedure / define -> {param: type}
+    inlining: tuple = ()                                    # procedures being read in place (no recursion)
 
     def child(self, **changes) -> "Ctx":
         c = replace(self, scope=self.scope.child(), refs=dict(self.refs))
@@ -145,6 +254,25 @@ class Ctx:
     def bind(self, name: str, t, ref: Ref | None = None) -> None:
         self.scope.locals[name] = t
         self.refs[name] = ref or Ref(var(name), var(name) + "'s")
+
+    @property
+    def labels(self) -> Labels:
+        return labels_of(self.decls)
+
+    def field(self, name: str) -> str:
+        """A field's or attribute's name as the rulebook says it."""
+        return display_name(self.decls, "field", name)
+
+    def zone(self, name: str) -> str:
+        return display_name(self.decls, "zone", name)
+
+    def member(self, name: str) -> str:
+        return display_name(self.decls, "member", name)
+
+    def two_players(self) -> bool:
+        """A game for exactly two: "your opponents" is one player."""
+        g = self.decls.game
+        return g is not None and g.max_players == 2
 
     def pronoun_free(self) -> bool:
         """No name in scope is called "the player" yet."""
