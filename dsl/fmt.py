@@ -78,18 +78,14 @@ def scan(text: str) -> list[Tok]:
 
 
 def grammar_keywords() -> frozenset[str]:
-    """Every word the grammar spells out (`move`, `secretly`, `rounds`, ...), read from
-    grammar/cardsmith.lark through Lark's own terminals, so nothing is listed twice."""
-    from .parser import load_grammar
+    """Every word the grammar spells out (`move`, `secretly`, `rounds`, ...), read from the
+    quoted literals of grammar/cardsmith.lark (its `//` comments aside), so a word added to
+    the grammar is known here, to the highlighters and to completion without being listed
+    again. tests/test_highlight.py checks this against Lark's own terminals."""
+    from .parser import _grammar_text
 
-    words: set[str] = set()
-    for term in load_grammar().terminals:
-        pattern = term.pattern
-        if pattern.type == "str" and re.fullmatch(r"[a-z]+", pattern.value):
-            words.add(pattern.value)
-        elif pattern.type == "re" and re.fullmatch(r"[a-z]+(\|[a-z]+)+", pattern.value.strip("()?:")):
-            words.update(pattern.value.strip("()?:").split("|"))    # ROUNDS: "rounds" | "round"
-    return frozenset(words)
+    code = re.sub(r"//[^\n]*", "", _grammar_text())
+    return frozenset(re.findall(r'"([a-z]+)"', code))
 
 
 # Words after which a '-' is a minus sign (`set x to -1`), unless the word ends a value.
