@@ -1,0 +1,165 @@
+"""Benchmark: how often ISMCTS wins against random and against greedy (issue 17).
+
+For each game and each pairing (ISMCTS vs random, ISMCTS vs greedy) it plays N games, ISMCTS
+sitting in seat 1 for the even games and seat 2 for the odd ones (so a seat's edge cancels
+out); game k is played with cardsmith seed `seed + k` and the agents of `agents.seat_agents`.
+It prints, per pairing, ISMCTS's wins, draws and losses, its win rate with a 95% Wilson
+interval, and the mean time of an ISMCTS decision (decisions with one option are made by
+the engine, not the agent, and are not counted).
+
+    python bench/bench_agents.py [--games 200] [--ismcts ismcts:8] [--jobs 2]
+                                 [--only battlefield] [--records bench_agents.jsonl]
+
+Every finished game is appended to the records file (JSON lines) as it ends, and games already
+there are not played again: a run that is stopped goes on where it stopped. Not a test: the
+numbers depend on the machine; docs/agents.md quotes a run.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import platform
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+# The bundled Battlefield: Space and the test games where both players make real decisions
+# (a test game where one seat decides nothing, or one that never ends, measures nothing here).
+GAMES = {
+    "battlefield": ("Battlefield: Space", ROOT / "games" / "battlefield_space.cards"),
+    "high_card_duel": ("High Card Duel", ROOT / "tests" / "games" / "high_card_duel.cards"),
+    "signal_fires": ("Signal Fires", ROOT / "tests" / "games" / "signal_fires.cards"),
+    "event_soup": ("Event Soup", ROOT / "tests" / "games" / "event_soup.cards"),
+}
+OPPONENTS = ("random", "greedy")
+
+
+class _Timed:
+    """Wraps a search agent: adds up the time of its decisions."""
+
+    searches = True
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def choose_in(self, eng):
+        start = time.perf_counter()
+        index = self.agent.choose_in(eng)
+        self.seconds += time.perf_counter() - start
+        self.decisions += 1
+        return index
+
+
+def play(job: tuple) -> dict:
+    """One game: (key, path, ismcts spec, opponent, k, seed) → its record."""
+    from cardsmith.dsl.loader import load_game
+    from cardsmith.interpreter.agents import seat_agents
+    from cardsmith.interpreter.errors import GameAborted
+    from cardsmith.interpreter.play import run_game
+
+    key, path, ismcts, opponent, k, seed = job
+    game = _game(path)
+    seat = k % 2                                    # ISMCTS's seat
+    specs = [opponent, opponent]
+    specs[seat] = ismcts
+    agents = seat_agents(specs, seed)
+    timed = agents[seat] = _Timed(agents[seat])
+    started = time.perf_counter()
+    try:
+        eng = run_game(game, 2, seed, agents, log=False)
+        winners = eng.result["winners"]
+        outcome = "win" if winners == [seat] else "loss" if winners and seat not in winners else "draw"
+    except GameAborted as err:
+        outcome = "aborted"
+        winners = [str(err).splitlines()[0]]
+    return {"game": key, "ismcts": ismcts, "opponent": opponent, "k": k, "seed": seed, "seat": seat,
+            "outcome": outcome, "winners": winners, "search_seconds": timed.seconds,
+            "search_decisions": timed.decisions, "seconds": time.perf_counter() - started}
+
+
+_loaded: dict = {}
+
+
+def _game(path: str):
+    from cardsmith.dsl.loader import load_game
+    if path not in _loaded:
+        _loaded[path] = load_game(path)
+    return _loaded[path]
+
+
+def table(records: list[dict], games: list[str], ismcts: str) -> list[str]:
+    from cardsmith.interpreter.stats import wilson_interval
+
+    lines = [f"| game | pairing | games | ISMCTS wins | draws | losses | ISMCTS win rate (95% CI) | ms per ISMCTS decision |",
+             "|---|---|---:|---:|---:|---:|---|---:|"]
+    for key in games:
+        for opponent in OPPONENTS:
+            mine = [r for r in records if r["game"] == key and r["opponent"] == opponent and r["ismcts"] == ismcts]
+            if not mine:
+                continue
+            n = len(mine)
+            wins = sum(r["outcome"] == "win" for r in mine)
+            draws = sum(r["outcome"] == "draw" for r in mine)
+            losses = sum(r["outcome"] == "loss" for r in mine)
+            aborted = n - wins - draws - losses
+            low, high = wilson_interval(wins, n)
+            decisions = sum(r["search_decisions"] for r in mine)
+            ms = 1000 * sum(r["search_seconds"] for r in mine) / decisions if decisions else 0.0
+            extra = f" ({aborted} aborted)" if aborted else ""
+            lines.append(f"| {GAMES[key][0]} | {ismcts} vs {opponent} | {n}{extra} | {wins} | {draws} | {losses} | "
+                         f"{100 * wins / n:.1f}% ({100 * low:.1f}% to {100 * high:.1f}%) | {ms:.0f} |")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
+    parser.add_argument("--ismcts", default="ismcts:8", help="the ISMCTS agent and its budget (default ismcts:8)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--only", action="append", choices=sorted(GAMES), help="only this game (repeatable)")
+    parser.add_argument("--records", default=str(HERE / "bench_agents.jsonl"),
+                        help="the JSON-lines file of finished games (read to resume, appended to)")
+    args = parser.parse_args(argv)
+    from cardsmith.interpreter.agents import parse_agent
+    if parse_agent(args.ismcts)[0] != "ismcts":
+        parser.error("--ismcts names an ISMCTS agent, e.g. ismcts:8 or ismcts:100ms")
+    games = args.only or list(GAMES)
+    path = Path(args.records)
+    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
+    done = {(r["game"], r["ismcts"], r["opponent"], r["seed"]) for r in records}
+    jobs = [(key, str(GAMES[key][1]), args.ismcts, opponent, k, args.seed + k)
+            for key in games for opponent in OPPONENTS for k in range(args.games)
+            if (key, args.ismcts, opponent, args.seed + k) not in done]
+    print(f"cardsmith agents benchmark: {len(jobs)} games to play ({len(records)} already recorded), "
+          f"{args.jobs} job(s), Python {platform.python_version()} on {platform.machine()}", file=sys.stderr)
+    started = time.perf_counter()
+    with path.open("a", encoding="utf-8") as out:
+        if args.jobs > 1:
+            with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+                for record in pool.imap_unordered(play, jobs):
+                    _keep(record, records, out)
+        else:
+            for job in jobs:
+                _keep(play(job), records, out)
+    print(f"played {len(jobs)} games in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    print("\n".join(table(records, games, args.ismcts)))
+    return 0
+
+
+def _keep(record: dict, records: list, out) -> None:
+    records.append(record)
+    out.write(json.dumps(record, sort_keys=True) + "\n")
+    out.flush()
+    print(f"  {record['game']} {record['ismcts']} vs {record['opponent']} game {record['k']}: "
+          f"{record['outcome']} ({record['seconds']:.1f} s)", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
