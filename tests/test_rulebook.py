@@ -314,6 +314,17 @@ def test_templates_run_sandboxed_with_strict_undefined(tmp_path, capsys, templat
     assert "template error" in err and message in err
 
 
+def test_a_template_error_names_the_template_file_and_line(tmp_path, capsys):
+    (tmp_path / "book.md.j2").write_text("# {{ book.title }}\n\n{{ book.chapters[0].nothing_here }}\n",
+                                          encoding="utf-8")
+    code = main(["rulebook", str(SIGNAL_FIRES), "-o", str(tmp_path / "out"), "--format", "md",
+                 "--templates", str(tmp_path)])
+    assert code == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'book.md.j2'}:3:" in err and "nothing_here" in err
+    assert "{{ book.chapters[0].nothing_here }}" in err            # the line itself, with a caret
+
+
 def test_templates_must_be_a_folder(tmp_path, capsys):
     assert main(["rulebook", str(SIGNAL_FIRES), "-o", str(tmp_path), "--templates", str(tmp_path / "no")]) == 1
     assert "no such folder" in capsys.readouterr().err
@@ -368,10 +379,13 @@ def test_docs_rulebooks_are_up_to_date(game_file, tmp_path):
     game = load_game(str(game_file))
     if os.environ.get("UPDATE_GOLDEN"):
         R.write_rulebook(game, DOCS, "html")
-    R.write_rulebook(game, tmp_path, "html")
+    files, _ = R.write_rulebook(game, tmp_path, "html")
     stem = game_file.stem
     hint = f"regenerate with: cardsmith rulebook {game_file.relative_to(ROOT)} -o docs/rulebooks"
-    names = [f"{stem}.html"] + [f"{stem}-{k}.dot" for k in D.KINDS]
+    names = [f"{stem}.html"] + sorted(f.name for f in files if f.suffix == ".dot")
+    assert {f"{stem}-{k}.dot" for k in D.KINDS} <= set(names)
+    extra = {p.name for p in DOCS.glob(f"{stem}-*")} - {f.name for f in files}
+    assert not extra, f"docs/rulebooks holds files the rulebook no longer writes: {sorted(extra)}; {hint}"
     for name in names:
         committed = DOCS / name
         assert committed.exists(), f"docs/rulebooks/{name} is missing; {hint}"
@@ -393,7 +407,7 @@ def test_docs_rulebooks_are_up_to_date(game_file, tmp_path):
 def test_docs_rulebooks_hold_only_bundled_games():
     stems = {p.stem for p in bundled_games()}
     for path in DOCS.iterdir():
-        stem = re.sub(r"-(phases|zones)$", "", path.stem)
+        stem = re.sub(r"-(phases|zones|phases-overview|phases-r\d+-s\d+)$", "", path.stem)
         assert stem in stems, f"docs/rulebooks/{path.name} belongs to no game in games/"
 
 
