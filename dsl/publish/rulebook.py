@@ -380,10 +380,8 @@ class BookBuilder:
             s.blocks.append(Block("table", title=f"Fields of every {ct.name}", columns=["Field", "Kind", "Description"],
                                   rows=rows))
             lines = []
-            if ct.blank_unless is not None:
-                c = E.ability_ctx(self.ctx, ct.name)
-                lines.append(E.Line(f"The text of a {ct.name} counts only if {E.cond(ct.blank_unless, c)}; "
-                                    "otherwise it is blank for its owner."))
+            if ct.blank_unless is not None:     # who "you" is, said so that nobody reads "its owner" (english.py)
+                lines.append(E.Line(E.blank_unless(ct, self.ctx)))
             for kw in ct.keywords:
                 lines.append(E.Line(self.keyword_use(kw)))
             lines += [E.describe(ab, E.ability_ctx(self.ctx, ct.name)) for ab in ct.abilities]
@@ -397,7 +395,8 @@ class BookBuilder:
             s.blocks.append(Block("table", title="Attributes", columns=["Attribute", "Kind", "Description"], rows=rows))
         if d.enums:
             s = self.sub(sec, "Lists of values")
-            s.blocks.append(Block("list", texts=[f"{e.name}: {', '.join(e.members)}." for e in d.enums.values()]))
+            s.blocks.append(Block("list", texts=[f"{e.name}: {', '.join(value_label(d, m) for m in e.members)}."
+                                                 for e in d.enums.values()]))
         if d.dice:
             s = self.sub(sec, "Dice")
             rows = [[die.name, str(len(die.faces)),
@@ -786,7 +785,7 @@ class BookBuilder:
                 if f.docs:
                     add(E.human(f.name), f"field of {ct.name}", [E.clean(" ".join(f.docs))])
         for e in d.enums.values():
-            add(e.name, "list of values", [", ".join(e.members) + "."])
+            add(e.name, "list of values", [", ".join(value_label(d, m) for m in e.members) + "."])
         for kw in d.keywords.values():
             c = E.params_ctx(self.ctx, kw.name, [p.name for p in kw.params])
             lines = [E.plain(E.flatten([E.describe(ab, E.ability_ctx(c, None))])) for ab in kw.abilities]
