@@ -16,8 +16,10 @@ from cardsmith.dsl import ast as A
 from cardsmith.dsl.registry import STATEMENT, dispatch
 from cardsmith.dsl.types import ANY, PLAYER, Scope, is_list
 
+from .blocks import Snippet
 from .compile_expr import no_zone
 from .errors import RuleError
+from .gen_expr import Gen
 
 
 @dataclass
@@ -36,11 +38,17 @@ class Code:
     ops: list = field(default_factory=list)
     spans: list = field(default_factory=list)
     descs: list = field(default_factory=list)
+    srcs: list = field(default_factory=list)      # the op as a blocks.Snippet of source, or None
+    fast: list = field(default_factory=list)      # per pc, its fused block once built (interpreter/blocks.py)
+    sizes: list = field(default_factory=list)     # per pc, how many ops that block runs at most
 
-    def emit(self, op, span, desc: tuple | None = None) -> int:
+    def emit(self, op, span, desc: tuple | None = None, src: Snippet | None = None) -> int:
         self.ops.append(op)
         self.spans.append(span)
         self.descs.append(desc)
+        self.srcs.append(src)
+        self.fast.append(None)
+        self.sizes.append(0)
         return len(self.ops) - 1
 
     def here(self) -> int:
@@ -71,10 +79,22 @@ def _jump(target_box):
     return jump
 
 
+def _goto(box) -> Snippet:
+    return Snippet((("goto", box, ""),), ends=True, pc=False)
+
+
+def skip_step(m, kind: str, name: str, span) -> None:
+    """`skip step "Name"` was said: this step does not happen (its begin instruction jumps past it)."""
+    m.st.skips.remove(name)
+    if m.log.on:
+        m.log.emit(m, "skip", span, {"name": name}, f"{kind} {name} is skipped")
+
+
 class StmtCompiler:
-    def __init__(self, program, exprs):
+    def __init__(self, program, exprs, gen):
         self.p = program
         self.x = exprs
+        self.g = gen                # interpreter/gen_expr.py: expressions as source, for the snippets
         self.d = program.game.decls
 
     def block(self, body, ctx: Ctx) -> None:
@@ -83,6 +103,14 @@ class StmtCompiler:
 
     def cx(self, e, ctx):
         return self.x.compile(e, ctx.sc)
+
+    # The snippets (interpreter/blocks.py): the same instruction as source, built beside its closure.
+    def gx(self, e, ctx, g: Gen) -> str:
+        return self.g.src(e, ctx.sc, g)
+
+    def k(self, obj) -> str:
+        """A generated name bound to `obj` (a span, a prompt, a list) in the program's namespace."""
+        return self.g.pool.ref(obj)
 
     # ------------------------------------------------------------------ effects
     def s_DocItem(self, s, ctx):
@@ -103,8 +131,15 @@ class StmtCompiler:
             if key is None:
                 raise no_zone(s.to.span)
             return m.move(cards if isinstance(cards, list) else [cards], key, place, face, span)
+        g = Gen()
+        src = Snippet((f"_c = {self.gx(s.what, ctx, g)}",
+                       "if _c is not None:",
+                       f"    _k = {self.gx(s.to, ctx, g)}",
+                       f"    if _k is None: _raise_no_zone({self.k(s.to.span)})",
+                       ("watch", f"m.move(_c if isinstance(_c, list) else [_c], _k, {place!r}, {face!r}, "
+                                 f"{self.k(span)})", "    ")))
         ctx.code.emit(move, span, ("move", s.what, " → ", f"{s.place} of " if s.place else "", s.to,
-                                   f" face {face}" if face else ""))
+                                   f" face {face}" if face else ""), src)
 
     def s_ShuffleStmt(self, s, ctx):
         z = self.cx(s.zone, ctx)
@@ -115,7 +150,10 @@ class StmtCompiler:
             if key is None:
                 raise no_zone(s.zone.span)
             return m.shuffle(key, span)
-        ctx.code.emit(shuffle, span, ("shuffle", s.zone))
+        src = Snippet((f"_k = {self.gx(s.zone, ctx, Gen())}",
+                       f"if _k is None: _raise_no_zone({self.k(s.zone.span)})",
+                       ("watch", f"m.shuffle(_k, {self.k(span)})", "")))
+        ctx.code.emit(shuffle, span, ("shuffle", s.zone), src)
 
     def s_FlipStmt(self, s, ctx):
         what = self.cx(s.what, ctx)
@@ -127,7 +165,10 @@ class StmtCompiler:
             if cards is None:
                 return
             return m.flip(cards if isinstance(cards, list) else [cards], up, span)
-        ctx.code.emit(flip, span, ("flip", s.what, f" face {s.face}"))
+        src = Snippet((f"_c = {self.gx(s.what, ctx, Gen())}",
+                       "if _c is not None:",
+                       ("watch", f"m.flip(_c if isinstance(_c, list) else [_c], {up!r}, {self.k(span)})", "    ")))
+        ctx.code.emit(flip, span, ("flip", s.what, f" face {s.face}"), src)
 
     def _setter(self, target, ctx):
         """(getter, setter(m, env, value), bounds) for an assignable target."""
@@ -157,6 +198,25 @@ class StmtCompiler:
             return (lambda m, env: m.cards[obj(m, env)].get(n)), ("card", obj, n), self._card_fd(n)
         raise RuleError("this cannot be changed", target.span)
 
+    def _setter_src(self, target, ctx, g):
+        """(getter source, kind, owner source or None, name): `_setter`'s parts as source."""
+        sc = ctx.sc
+        if isinstance(target, A.Name):
+            n = target.name
+            if self.x.kind_of(target, sc) == "game_attr":
+                return f"m.st.game[{n!r}]", "game", None, n
+            key = "$this" if self.x.kind_of(target, sc) == "this_field" else "$it"
+            return f"m.cards[env[{key!r}]].get({n!r})", "card", f"env[{key!r}]", n
+        if isinstance(target, (A.Possessive, A.Your)):
+            owner = "env['$you']" if isinstance(target, A.Your) else self.gx(target.owner, ctx, g)
+            owner_t = PLAYER if isinstance(target, A.Your) else self.x.type_of(target.owner, sc)
+        else:
+            owner, owner_t = self.gx(target.obj, ctx, g), self.x.type_of(target.obj, sc)
+        n = target.name
+        if owner_t == PLAYER:
+            return f"m.players[{owner}][{n!r}]", "player", owner, n
+        return f"m.cards[{owner}].get({n!r})", "card", owner, n
+
     def _card_fd(self, name):
         for ct in self.d.card_types.values():
             for f in ct.fields:
@@ -185,7 +245,28 @@ class StmtCompiler:
             if hi is not None and v is not None and v > hi:
                 v = hi
             return m.assign(kind, owner(m, env) if owner is not None else None, name, v, span)
-        ctx.code.emit(assign, span, (mode, target, " ← " if mode == "set" else " += " if mode == "add" else " -= ", value))
+        # the same, as source: every part evaluated as often and in the same order as above
+        g = Gen()
+        value_src = self.gx(value, ctx, g)
+        get_src, kind_s, owner_src, name_s = self._setter_src(target, ctx, g)
+        lines = [f"_v = {value_src}"]
+        if owner_src is not None:
+            lines.append(f"if {owner_src} is None: raise RuleError("
+                         f"{self.k(f'there is no {kind} here to change {name!r} of: this is none')}, "
+                         f"{self.k(target.span)}, {self.k('check it first: if ... is not none:')})")
+        if mode != "set":
+            lines += [f"_o = {get_src}",
+                      f"if _o is None or _v is None: raise _none_arith({self.k(span)})",
+                      f"_v = _o {'+' if mode == 'add' else '-'} _v"]
+        if lo is not None:
+            lines.append(f"if _v is not None and _v < {lo!r}: _v = {lo!r}")
+        if hi is not None:
+            lines.append(f"if _v is not None and _v > {hi!r}: _v = {hi!r}")
+        lines.append(("watch", f"m.assign({kind_s!r}, {owner_src if owner_src is not None else 'None'}, "
+                               f"{name_s!r}, _v, {self.k(span)})", ""))
+        src = Snippet(tuple(lines)) if all(isinstance(b, int) for b in (lo, hi) if b is not None) else None
+        ctx.code.emit(assign, span, (mode, target, " ← " if mode == "set" else " += " if mode == "add" else " -= ",
+                                     value), src)
 
     def s_SetStmt(self, s, ctx):
         self._assign_op(s.target, self.cx(s.value, ctx), ctx, s.span, "set", s.value)
@@ -204,7 +285,8 @@ class StmtCompiler:
         def let(m, fr):
             env = fr.env
             env[n] = v(m, env)
-        ctx.code.emit(let, s.span, ("let", n, " ← ", s.value))
+        src = Snippet((f"env[{n!r}] = {self.gx(s.value, ctx, Gen())}",), pc=False)
+        ctx.code.emit(let, s.span, ("let", n, " ← ", s.value), src)
 
     def s_ChooseStmt(self, s, ctx):
         player, options = self.cx(s.player, ctx), self.cx(s.options, ctx)
@@ -217,7 +299,10 @@ class StmtCompiler:
         def choose(m, fr):
             env = fr.env
             return m.ask(player(m, env), prompt, options(m, env), n, kind, span)
-        ctx.code.emit(choose, span, ("ask", s.player, f": choose {n} from ", s.options, f" — {quote(prompt)}"))
+        g = Gen()
+        src = Snippet((("watch", f"m.ask({self.gx(s.player, ctx, g)}, {self.k(prompt)}, {self.gx(s.options, ctx, g)}, "
+                                 f"{n!r}, {self.k(kind)}, {self.k(span)})", ""),))
+        ctx.code.emit(choose, span, ("ask", s.player, f": choose {n} from ", s.options, f" — {quote(prompt)}"), src)
 
     def s_MayStmt(self, s, ctx):
         player = self.cx(s.player, ctx)
@@ -226,13 +311,16 @@ class StmtCompiler:
 
         def may(m, fr):
             return m.ask(player(m, fr.env), prompt, [True, False], var, "flag", span)
-        ctx.code.emit(may, span, ("ask", s.player, f": yes or no → {var} — {quote(prompt)}"))
+        src = Snippet((("watch", f"m.ask({self.gx(s.player, ctx, Gen())}, {self.k(prompt)}, [True, False], {var!r}, "
+                                 f"'flag', {self.k(span)})", ""),))
+        ctx.code.emit(may, span, ("ask", s.player, f": yes or no → {var} — {quote(prompt)}"), src)
         end = [0]
 
         def skip_unless(m, fr):
             if not fr.env.pop(var):
                 fr.pc = end[0]
-        ctx.code.emit(skip_unless, span, ("jump_if_not", var, " → ", end))
+        ctx.code.emit(skip_unless, span, ("jump_if_not", var, " → ", end),
+                      Snippet((f"if not env.pop({var!r}):", ("goto", end, "    ")), pc=False))
         self.block(s.body, ctx)
         end[0] = ctx.code.here()
 
@@ -248,23 +336,30 @@ class StmtCompiler:
             for n, a in pairs:      # a loop, not a comprehension: no call for a comprehension's frame
                 params[n] = a(m, env)
             return m.announce(event, params, span)
-        ctx.code.emit(announce, span, ("announce", event, "(", tuple(s.args), ")"))
+        g = Gen()
+        params_src = ", ".join(f"{n!r}: {self.gx(a, ctx, g)}" for n, a in zip(names, s.args))
+        src = Snippet((("watch", f"m.announce({event!r}, {{{params_src}}}, {self.k(span)})", ""),))
+        ctx.code.emit(announce, span, ("announce", event, "(", tuple(s.args), ")"), src)
 
     def s_EliminateStmt(self, s, ctx):
         p, span = self.cx(s.player, ctx), s.span
-        ctx.code.emit(lambda m, fr: m.eliminate(p(m, fr.env), span), span, ("eliminate", s.player))
+        ctx.code.emit(lambda m, fr: m.eliminate(p(m, fr.env), span), span, ("eliminate", s.player),
+                      Snippet((("watch", f"m.eliminate({self.gx(s.player, ctx, Gen())}, {self.k(span)})", ""),)))
 
     def s_WinStmt(self, s, ctx):
         p, span = self.cx(s.player, ctx), s.span
-        ctx.code.emit(lambda m, fr: m.win([p(m, fr.env)], span), span, ("win", s.player))
+        ctx.code.emit(lambda m, fr: m.win([p(m, fr.env)], span), span, ("win", s.player),
+                      Snippet((("watch", f"m.win([{self.gx(s.player, ctx, Gen())}], {self.k(span)})", ""),)))
 
     def s_DrawGameStmt(self, s, ctx):
         span = s.span
-        ctx.code.emit(lambda m, fr: m.win([], span), span, ("draw_game",))
+        ctx.code.emit(lambda m, fr: m.win([], span), span, ("draw_game",),
+                      Snippet((("watch", f"m.win([], {self.k(span)})", ""),)))
 
     def s_SayStmt(self, s, ctx):
         text, span = s.text, s.span
-        ctx.code.emit(lambda m, fr: m.say(text, fr.env, span), span, ("say", quote(text)))
+        ctx.code.emit(lambda m, fr: m.say(text, fr.env, span), span, ("say", quote(text)),
+                      Snippet((f"m.say({self.k(text)}, env, {self.k(span)})",), pc=False))
 
     def s_CallStmt(self, s, ctx):
         proc = self.d.procedures[s.name]
@@ -288,7 +383,17 @@ class StmtCompiler:
                     return True
             return m.push(code_id, inner)
         name, span = s.name, s.span
-        ctx.code.emit(call, s.span, ("call", f"{name}(", tuple(s.args), ")"))
+        g = Gen()
+        inner_src = ", ".join(f"{p!r}: {self.gx(a, ctx, g)}" for p, a in zip(proc.params, s.args))
+        src = Snippet((f"_i = {{{inner_src}}}",
+                       "if '$you' in env: _i['$you'] = env['$you']",
+                       "if '$this' in env: _i['$this'] = env['$this']",
+                       f"if {name!r} in m.prog.replacements:",
+                       "    if '$replaced' in env: _i['$replaced'] = env['$replaced']",
+                       ("watch", f"m.replace({name!r}, _i, {self.k(span)})", "    "),
+                       "    if _w:", ("retw", None, "        "),
+                       ("watch", f"m.push({code_id}, _i)", "")))
+        ctx.code.emit(call, s.span, ("call", f"{name}(", tuple(s.args), ")"), src)
 
     def s_RollStmt(self, s, ctx):
         n = self.cx(s.count, ctx)
@@ -420,11 +525,12 @@ class StmtCompiler:
             def test(m, fr, cond=cond, nxt=nxt):
                 if not cond(m, fr.env):
                     fr.pc = nxt[0]
-            ctx.code.emit(test, cond_e.span, ("jump_if_not", cond_e, " → ", nxt))
+            ctx.code.emit(test, cond_e.span, ("jump_if_not", cond_e, " → ", nxt),
+                          Snippet((f"if not ({self.gx(cond_e, ctx, Gen())}):", ("goto", nxt, "    ")), pc=False))
             self.block(body, ctx)
             end = [0]
             ends.append(end)
-            ctx.code.emit(_jump(end), cond_e.span, ("jump", end))
+            ctx.code.emit(_jump(end), cond_e.span, ("jump", end), _goto(end))
             nxt[0] = ctx.code.here()
         if s.else_body:
             self.block(s.else_body, ctx)
@@ -438,7 +544,8 @@ class StmtCompiler:
         ctx.loops.append((breaks, ctx.steps))
         self.block(body, ctx)
         ctx.loops.pop()
-        ctx.code.emit(_jump([head]), span, ("jump", [head]))
+        back = [head]
+        ctx.code.emit(_jump(back), span, ("jump", back), _goto(back))
         end = ctx.code.here()
         for box in breaks:
             box[0] = end
@@ -454,7 +561,9 @@ class StmtCompiler:
             env = fr.env
             env[lst] = list(coll(m, env))
             env[idx] = 0
-        ctx.code.emit(start, s.span, ("let", lst, " ← ", s.coll))
+        ctx.code.emit(start, s.span, ("let", lst, " ← ", s.coll),
+                      Snippet((f"env[{lst!r}] = list({self.g.collection(s.coll, ctx.sc, Gen())})",
+                               f"env[{idx!r}] = 0"), pc=False))
         head = ctx.code.here()
         end = [0]
 
@@ -470,8 +579,26 @@ class StmtCompiler:
                     return
             env[idx] = i
             fr.pc = end[0]
+        if s.cond is None:
+            src = Snippet((f"_i = env[{idx!r}]", f"_l = env[{lst!r}]",
+                           "if _i < len(_l):",
+                           f"    env[{name!r}] = _l[_i]",
+                           f"    env[{idx!r}] = _i + 1",
+                           "else:",
+                           f"    env[{idx!r}] = _i",
+                           ("goto", end, "    ")), pc=False)
+        else:
+            src = Snippet((f"_i = env[{idx!r}]", f"_l = env[{lst!r}]", "_f = False",
+                           "while _i < len(_l):",
+                           f"    env[{name!r}] = _l[_i]",
+                           "    _i += 1",
+                           f"    if {self.gx(s.cond, ctx, Gen())}:",
+                           "        _f = True",
+                           "        break",
+                           f"env[{idx!r}] = _i",
+                           "if not _f:", ("goto", end, "    ")), pc=False)
         ctx.code.emit(step, s.span, ("for_next", f"{name} in {lst}", *((" where ", s.cond) if s.cond is not None else ()),
-                                     "; none left → ", end))
+                                     "; none left → ", end), src)
         self._loop_body(ctx, s.body, head, end, s.span)
 
     def s_RepeatStmt(self, s, ctx):
@@ -486,7 +613,9 @@ class StmtCompiler:
         def test(m, fr):
             if bool(cond(m, fr.env)) == until:
                 fr.pc = exit_box[0]
-        ctx.code.emit(test, s.cond.span, ("jump_if" if until else "jump_if_not", s.cond, " → ", exit_box))
+        ctx.code.emit(test, s.cond.span, ("jump_if" if until else "jump_if_not", s.cond, " → ", exit_box),
+                      Snippet((f"if {'' if until else 'not '}({self.gx(s.cond, ctx, Gen())}):",
+                               ("goto", exit_box, "    ")), pc=False))
         self._loop_body(ctx, s.body, head, exit_box, s.span)
 
     def s_TimesStmt(self, s, ctx):
@@ -496,7 +625,8 @@ class StmtCompiler:
         def start(m, fr):
             env = fr.env
             env[var] = count(m, env) or 0
-        ctx.code.emit(start, s.span, ("let", var, " ← ", s.count))
+        ctx.code.emit(start, s.span, ("let", var, " ← ", s.count),
+                      Snippet((f"env[{var!r}] = {self.gx(s.count, ctx, Gen())} or 0",), pc=False))
         head = ctx.code.here()
         exit_box = [0]
 
@@ -506,17 +636,20 @@ class StmtCompiler:
                 fr.pc = exit_box[0]
             else:
                 env[var] -= 1
-        ctx.code.emit(test, s.span, ("count_down", var, "; at 0 → ", exit_box))
+        ctx.code.emit(test, s.span, ("count_down", var, "; at 0 → ", exit_box),
+                      Snippet((f"if env[{var!r}] <= 0:", ("goto", exit_box, "    "), "else:", f"    env[{var!r}] -= 1"),
+                              pc=False))
         self._loop_body(ctx, s.body, head, exit_box, s.span)
 
     def s_StopStmt(self, s, ctx):
         breaks, depth = ctx.loops[-1]
         span = s.span
         for _ in range(ctx.steps - depth):   # leave the steps opened inside the loop
-            ctx.code.emit(lambda m, fr: m.end_step(span), span, ("end_step", "(left by stop)"))
+            ctx.code.emit(lambda m, fr: m.end_step(span), span, ("end_step", "(left by stop)"),
+                          Snippet((("watch", f"m.end_step({self.k(span)})", ""),)))
         box = [0]
         breaks.append(box)
-        ctx.code.emit(_jump(box), span, ("jump", box, " (stop: out of the loop)"))
+        ctx.code.emit(_jump(box), span, ("jump", box, " (stop: out of the loop)"), _goto(box))
 
     def s_StepStmt(self, s, ctx):
         kind, name, span = s.kind, s.name, s.span
@@ -530,11 +663,17 @@ class StmtCompiler:
                 fr.pc = after[0]
                 return True
             return m.begin_step(kind, name, span)
-        ctx.code.emit(begin, span, ("begin_step", f"{kind} {quote(name)}; skipped → ", after))
+        ks = self.k(span)
+        ctx.code.emit(begin, span, ("begin_step", f"{kind} {quote(name)}; skipped → ", after),
+                      Snippet((f"if {name!r} in m.st.skips:",
+                               f"    {self.k(skip_step)}(m, {kind!r}, {name!r}, {ks})",
+                               ("gotow", after, "    "),
+                               ("watch", f"m.begin_step({kind!r}, {name!r}, {ks})", ""))))
         ctx.steps += 1
         self.block(s.body, ctx)
         ctx.steps -= 1
-        ctx.code.emit(lambda m, fr: m.end_step(span), span, ("end_step", f"{kind} {quote(name)}"))
+        ctx.code.emit(lambda m, fr: m.end_step(span), span, ("end_step", f"{kind} {quote(name)}"),
+                      Snippet((("watch", f"m.end_step({ks})", ""),)))
         after[0] = ctx.code.here()
 
     def s_TurnStmt(self, s, ctx):
@@ -545,10 +684,14 @@ class StmtCompiler:
             env = fr.env
             env[saved] = m.st.active
             return m.begin_turn(p(m, env), span)
-        ctx.code.emit(begin, span, ("begin_turn", s.player, f" (active player before → {saved})"))
+        ks = self.k(span)
+        ctx.code.emit(begin, span, ("begin_turn", s.player, f" (active player before → {saved})"),
+                      Snippet((f"env[{saved!r}] = m.st.active",
+                               ("watch", f"m.begin_turn({self.gx(s.player, ctx, Gen())}, {ks})", ""))))
         self.block(s.body, ctx)
         ctx.code.emit(lambda m, fr: m.end_turn(fr.env.pop(saved), span), span,
-                      ("end_turn", f"(active player ← {saved})"))
+                      ("end_turn", f"(active player ← {saved})"),
+                      Snippet((f"m.end_turn(env.pop({saved!r}), {ks})",)))
 
     def s_SecretStmt(self, s, ctx):
         """Every player in turn makes a secret choice (seeing only their own view, and no other

@@ -19,6 +19,7 @@ from cardsmith.dsl.types import CARD, PLAYER, ZONE
 
 from . import rng as R
 from .errors import GameAborted, RuleError
+from .blocks import block
 from .decisions import Decisions
 from .log import EventLog, TextTooLong
 from .memory import lift
@@ -92,16 +93,19 @@ class Machine(Triggers, Decisions):
         steps = st.steps
         code = None
         pc = 0
+        prog = self.prog
+        self.at = None
         try:
             while frames and st.pending is None and (st.result is None or self.scenario):
                 fr = frames[-1]
                 code = codes[fr.code_id]
-                ops = code.ops
-                n = len(ops)
+                fast, sizes = code.fast, code.sizes
+                n = len(fast)
                 self.brk = False
-                # run this frame until it ends, pushes another, asks, or changes what an end check reads;
-                # only ops that called a machine primitive return a true value, so plain ops (jumps,
-                # tests, lets) skip the checks of self.dirty and self.brk
+                # run this frame until it ends, pushes another, asks, or changes what an end check
+                # reads: a fused block at a time (interpreter/blocks.py), which returns how many
+                # instructions it ran, negated when the last one watched (called a primitive that
+                # set self.brk or dirtied what an end check reads): only then are those looked at
                 while True:
                     pc = fr.pc
                     if pc >= n:
@@ -111,31 +115,54 @@ class Machine(Triggers, Decisions):
                         # back in the caller; a pop changes no decision or result, so go on here
                         fr = frames[-1]
                         code = codes[fr.code_id]
-                        ops = code.ops
-                        n = len(ops)
+                        fast, sizes = code.fast, code.sizes
+                        n = len(fast)
                         continue
-                    fr.pc = pc + 1
-                    watch = ops[pc](self, fr)
-                    steps += 1
-                    if steps > limit:
-                        span = self.where(code, pc)
-                        raise GameAborted("E0801", f"the game did not end within {limit:,} steps (the bound "
-                                          f"MAX_STEPS); it was running {code.name} at line {span.line}", span,
-                                          "a rule may loop forever: check the 'repeat' loops and the end "
-                                          "conditions; a long game may raise the bound with --max-steps N")
-                    if watch:
-                        if self.dirty & mask and st.result is None:
-                            self.dirty = 0
-                            self._check_end(checks)
-                        if self.brk:
+                    run = fast[pc]
+                    if run is None:
+                        run = fast[pc] = block(prog, code, pc)
+                    if steps + sizes[pc] <= limit:
+                        k = run(self, fr)
+                        if k > 0:
+                            steps += k
+                            continue
+                        steps -= k
+                    else:
+                        # near the step bound: one instruction at a time, to stop on the one that passes it
+                        fr.pc = pc + 1
+                        watch = code.ops[pc](self, fr)
+                        steps += 1
+                        if steps > limit:
+                            span = self.where(code, pc)
+                            raise GameAborted("E0801", f"the game did not end within {limit:,} steps (the bound "
+                                              f"MAX_STEPS); it was running {code.name} at line {span.line}", span,
+                                              "a rule may loop forever: check the 'repeat' loops and the end "
+                                              "conditions; a long game may raise the bound with --max-steps N")
+                        if not watch:
+                            continue
+                    if self.dirty & mask and st.result is None:
+                        self.dirty = 0
+                        self._check_end(checks)
+                    if self.brk:
+                        if not frames or st.pending is not None or (st.result is not None and not self.scenario):
                             break
+                        # a frame was pushed (a call, a trigger): go on with the one on top, as the
+                        # outer loop would, without leaving this one
+                        self.brk = False
+                        fr = frames[-1]
+                        code = codes[fr.code_id]
+                        fast, sizes = code.fast, code.sizes
+                        n = len(fast)
         except RuleError as err:
+            pc = self._failed_at(pc)
             raise GameAborted(err.code or "E0802", err.message, err.span or self.where(code, pc), err.hint) from None
         except RecursionError:
+            pc = self._failed_at(pc)
             raise GameAborted("E0803", "rules nested too deeply while running", self.where(code, pc),
                               "a value or procedure that uses itself never stops here: give it an 'if' that "
                               "stops before it uses itself again, or use repeat / for each") from None
         except MemoryError:
+            pc = self._failed_at(pc)
             # the backstop of interpreter/memory.py: the game outgrew MAX_GAME_MEMORY. Lift the
             # limit and drop the game's frames (their lists are what grew) before building the error.
             lift()
@@ -145,6 +172,7 @@ class Machine(Triggers, Decisions):
                               self.where(code, pc), "look for a rule that builds ever larger lists or texts, "
                               "or a game that never ends") from None
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as exc:
+            pc = self._failed_at(pc)
             # the checker should have caught this; still, the designer gets a located error, not a traceback
             raise GameAborted("E0804", f"this rule could not be carried out ({type(exc).__name__}: "
                               f"{str(exc)[:200]})", self.where(code, pc),
@@ -155,6 +183,12 @@ class Machine(Triggers, Decisions):
                 st.result["steps"] = steps
         if not frames and st.result is None and not self.scenario:
             self.win([], None, reason=self.when_done)
+
+    def _failed_at(self, pc: int) -> int:
+        """The instruction an error came from: a block names it in `self.at` (it may have run
+        several past the pc the loop called it at)."""
+        at, self.at = self.at, None
+        return pc if at is None else at
 
     def where(self, code, pc: int):
         """The span of the instruction being run; for one the engine made without a source (the

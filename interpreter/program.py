@@ -12,7 +12,9 @@ from cardsmith.dsl.model import BUILTIN_EVENTS, Game
 from cardsmith.dsl.types import ANY, CARD, PLAYER, Scope, ref_type
 
 from .compile_expr import ExprCompiler, zone_keys
+from .blocks import Snippet
 from .compile_stmt import Code, Ctx, StmtCompiler
+from .gen_expr import ExprGen, Gen, Pool
 from . import resolver
 from .reads import ATTRS, ZONES, reads
 
@@ -56,11 +58,13 @@ class Program:
         self.modified_fields = {ab.field for c in game.cards for ab, _ in c.bound if isinstance(ab, A.StaticMod)}
         self.keyword_of = {id(ab): kw for kw in d.keywords.values() for ab in kw.abilities}
         self.exprs = ExprCompiler(self)
-        self.stmts = StmtCompiler(self, self.exprs)
+        self.pool = Pool()                  # the namespace of the generated code (interpreter/blocks.py)
+        self.gen = ExprGen(self, self.pool)
+        self.stmts = StmtCompiler(self, self.exprs, self.gen)
         self.card_type_names = [c.type_name for c in game.cards]
         self.card_names = [c.name for c in game.cards]
         self.main = self._compile_main()
-        self.end_checks = [(self.exprs.compile(ec.cond, Scope()), self._code(f"as soon as (line {ec.span.line})",
+        self.end_checks = [(self.gen.function(ec.cond, Scope(), "as soon as"), self._code(f"as soon as (line {ec.span.line})",
                                                                                ec.body, Scope()), ec)
                            for ec in d.end_checks]
         self.check_mask = 0
@@ -159,7 +163,8 @@ class Program:
             return None
         cache = self.__dict__.setdefault("_blanks", {})
         if type_name not in cache:
-            cache[type_name] = self.exprs.compile(ct.blank_unless, Scope(this_type=ct.name, in_ability=True))
+            cache[type_name] = self.gen.function(ct.blank_unless, Scope(this_type=ct.name, in_ability=True),
+                                                 "text is blank unless")
         return cache[type_name]
 
     # ------------------------------------------------------------------ triggers
@@ -168,7 +173,7 @@ class Program:
         for ab, args, type_name, cards in self.ability_groups(A.Triggered):
             sc = self.ability_scope(ab, type_name)
             sc.event_params = self._event_params(ab.event)
-            cond = self.exprs.compile(ab.cond, sc) if ab.cond is not None else None
+            cond = self.gen.function(ab.cond, sc, "a condition") if ab.cond is not None else None
             kw = self.keyword_of.get(id(ab))
             owner = (f"keyword {kw.name}" if kw is not None else type_name
                      if ab in d.card_types[type_name].abilities else self.game.cards[cards[0]].name)
@@ -204,7 +209,7 @@ class Program:
                 sc.event_params = dict(zip(proc.params, types))
             else:
                 sc.event_params = self._event_params(ab.event)
-            cond = self.exprs.compile(ab.cond, sc) if ab.cond is not None else None
+            cond = self.gen.function(ab.cond, sc, "a condition") if ab.cond is not None else None
             code = self.new_code(f"instead of {ab.event} (line {ab.span.line})")
             self.stmts.block(ab.body, Ctx(code, sc.child()))
             entry = TriggerEntry(ab, code.id, cond, self.blank_of(type_name), cards,
@@ -215,8 +220,8 @@ class Program:
     def _index_modifiers(self) -> None:
         for ab, args, type_name, cards in self.ability_groups(A.StaticMod):
             sc = self.ability_scope(ab, type_name)
-            entry = ModifierEntry(ab, self.exprs.compile(ab.target, sc), self.exprs.compile(ab.amount, sc),
-                                  self.exprs.compile(ab.cond, sc) if ab.cond is not None else None,
+            entry = ModifierEntry(ab, self.gen.function(ab.target, sc, "modify"), self.gen.function(ab.amount, sc, "modify"),
+                                  self.gen.function(ab.cond, sc, "modify") if ab.cond is not None else None,
                                   self.blank_of(type_name), cards, extra=dict(args))
             self.modifiers.setdefault(ab.field, []).append(entry)
 
@@ -231,7 +236,10 @@ class Program:
                     m.log.emit(m, "fizzle", ab.span, {"card": m.card_label(fr.env["$this"])},
                                [m.log.card(m, fr.env["$this"]), ": the condition no longer holds"]) if m.log.on else None
                     fr.pc = len(code.ops)
-            code.emit(recheck, ab.span, ("jump_if_not", ab.cond, " (the condition, again) → ", end))
+            src = Snippet((f"if not ({self.gen.src(ab.cond, sc, Gen())}):",
+                           f"    if m.log.on: {self.pool.ref(fizzle)}(m, env, {self.pool.ref(ab.span)})",
+                           ("goto", end, "    ")), pc=False)
+            code.emit(recheck, ab.span, ("jump_if_not", ab.cond, " (the condition, again) → ", end), src)
         self.stmts.block(ab.body, Ctx(code, sc))
         end[0] = code.here()
         return code.id
@@ -257,8 +265,15 @@ class Program:
                 if k.expr is None:
                     keys.append(("seat", False))
                 else:
-                    keys.append((self.exprs.compile(k.expr, Scope(it_type=CARD, in_ability=True)), k.highest_first))
+                    keys.append((self.gen.function(k.expr, Scope(it_type=CARD, in_ability=True), "trigger order"),
+                                 k.highest_first))
         return keys
+
+
+def fizzle(m, env, span) -> None:
+    """Log that a trigger does nothing: its condition no longer holds when it comes to resolve."""
+    m.log.emit(m, "fizzle", span, {"card": m.card_label(env["$this"])},
+               [m.log.card(m, env["$this"]), ": the condition no longer holds"])
 
 
 def program_for(game: Game) -> Program:

@@ -161,6 +161,7 @@ def test_every_emit_of_an_instruction_passes_its_words():
                     isinstance(target, ast.Name) and target.id == "log":
                 continue                                    # the event log's emit, not an instruction
             calls += 1
-            assert len(node.args) + len(node.keywords) == 3, \
+            # op, span, words, and (for most) the op as source for the fused blocks
+            assert len(node.args) + len(node.keywords) in (3, 4), \
                 f"{path.name}:{node.lineno}: an instruction emitted without its description"
     assert calls > 40

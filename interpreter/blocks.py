@@ -1,0 +1,107 @@
+"""Fused blocks: a rule's instructions run as generated Python, a basic block at a time.
+
+A `Code` (interpreter/compile_stmt.py) is a flat list of instructions; each has a closure
+(`ops[pc]`, the definition of what it does) and, for the common ones, a snippet of Python
+source with the same meaning (`srcs[pc]`, a `Snippet`). The first time the machine reaches a
+pc it asks `block(program, code, pc)` for a function that runs the instructions from pc to
+the end of their basic block (the next jump, or the instruction before a jump target) in one
+call: the snippets pasted one after the other, expressions inlined (interpreter/gen_expr.py),
+no dispatch between them. An instruction without a snippet is called as its closure from
+the block.
+
+What the run loop saw after each instruction it still sees: a block returns how many
+instructions it ran, negated when the last one "watched" (called a machine primitive that
+set `m.brk` or dirtied what an end check reads), and then the loop checks the end conditions
+and breaks exactly where it did one instruction at a time; `fr.pc` is set before every
+instruction that may push a frame, stop at a decision or read it, so a saved game resumes at
+the same place; an error inside a block names the instruction it came from (`m.at`). Steps
+count instructions as before (the block's count), so the step bound and a game's `steps` are
+unchanged; near the bound the loop runs one closure at a time, to stop on the same instruction.
+
+Why this is safe with a stranger's file: the source is made only of the compiler's own
+templates, `repr()` literals of the model's names and numbers, and generated names bound in the
+program's namespace (interpreter/gen_expr.py, `Pool`) — never of text the file controls.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """An instruction as source lines, indented from 0. A line is a str, or a directive:
+    ("goto", box, indent)   jump to box[0] and leave the block (a plain jump)
+    ("gotow", box, indent)  the same, after a primitive that watched (the loop checks)
+    ("watch", expr, indent) `_w = expr`, and leave the block if it set brk or dirtied a check
+    ("retw", None, indent)  leave the block as after a primitive that watched
+    `ends`: control never falls through (an unconditional jump). `pc`: the instruction calls
+    the machine (a primitive, a push, a decision) and needs `fr.pc` set past it first."""
+    lines: tuple
+    ends: bool = False
+    pc: bool = True
+
+
+def jump_targets(code) -> frozenset:
+    """Every pc a jump lands on: the one-item lists (the patched boxes) in the words of `code`."""
+    found = set()
+    for desc in code.descs:
+        for part in desc or ():
+            if isinstance(part, list) and len(part) == 1 and isinstance(part[0], int):
+                found.add(part[0])
+    return frozenset(found)
+
+
+def block(program, code, pc: int):
+    """The function running `code` from `pc` to the end of its basic block; its size in
+    instructions is `code.sizes[pc]` once built."""
+    pool = program.pool
+    mask = program.check_mask if program.end_checks else 0
+    targets = code.__dict__.get("_targets")
+    if targets is None:
+        targets = code.__dict__["_targets"] = jump_targets(code)
+    name = pool.fresh_name(f"b{code.id}_{pc}_")
+    out = [f"def {name}(m, fr):", "    env = fr.env", "    try:"]
+    pad = "        "
+    k = 0
+    p = pc
+    n = len(code.ops)
+    while p < n:
+        k += 1
+        out.append(f"{pad}_p = {p}")
+        snip = code.srcs[p]
+        if snip is None:
+            op = pool.ref(code.ops[p], "op")
+            out += [f"{pad}fr.pc = {p + 1}",
+                    f"{pad}_w = {op}(m, fr)",
+                    f"{pad}if _w and (m.brk or m.dirty & {mask}): return -{k}",
+                    f"{pad}if fr.pc != {p + 1}: return {k}"]
+            ends = False
+        else:
+            if snip.pc:
+                out.append(f"{pad}fr.pc = {p + 1}")
+            for line in snip.lines:
+                if isinstance(line, str):
+                    out.append(pad + line)
+                    continue
+                what, arg, indent = line
+                ind = pad + indent
+                if what == "goto":
+                    out += [f"{ind}fr.pc = {arg[0]}", f"{ind}return {k}"]
+                elif what == "gotow":
+                    out += [f"{ind}fr.pc = {arg[0]}", f"{ind}return -{k}"]
+                elif what == "retw":
+                    out.append(f"{ind}return -{k}")
+                elif what == "watch":
+                    out += [f"{ind}_w = {arg}", f"{ind}if _w and (m.brk or m.dirty & {mask}): return -{k}"]
+                else:       # pragma: no cover - a compiler bug, not a file's
+                    raise ValueError(f"unknown snippet directive {what!r}")
+            ends = snip.ends
+        p += 1
+        if ends or p in targets:
+            break
+    if not (code.srcs[p - 1] is not None and code.srcs[p - 1].ends):
+        out += [f"{pad}fr.pc = {p}", f"{pad}return {k}"]
+    out += ["    except BaseException:", "        m.at = _p", "        raise"]
+    fn = pool.compile("\n".join(out) + "\n", name, code.name)
+    code.sizes[pc] = k
+    return fn

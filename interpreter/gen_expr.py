@@ -1,0 +1,544 @@
+"""Expressions → Python source text, for the generated code of interpreter/blocks.py.
+
+The source is built from the checked model only, never from a file's text: a designer's names
+reach it as `repr()` string literals (env keys like `env['best']`), and every other object it
+needs — a span, a zone's keys, a prompt, a compiled closure — is bound in the program's
+namespace under a generated name (`Pool.ref`). So a stranger's game file cannot put code into
+what is compiled, whatever its names and strings hold (tests/test_codegen.py tries).
+
+Each `g_<Node>` method mirrors `ExprCompiler.x_<Node>` of interpreter/compile_expr.py value for
+value and error for error (the same checks, in the same order, with the same spans): the
+closure compiler stays the definition of what an expression means, this is its fast form, and
+`tests/test_log_equality.py` holds the two to the same logs. A node without a `g_` method (or
+a case one does not handle) falls back to calling its closure, so every expression has a source.
+
+Inside a generated function the names are: `m` the Machine, `env` the frame's names. `it`
+and the element of a `for each` map are Python variables of the comprehension that binds them
+(`Gen.it`, `Gen.names`); a closure called from inside one gets them put in `env` for the call.
+"""
+from __future__ import annotations
+
+from cardsmith.dsl import ast as A
+from cardsmith.dsl.bounds import MAX_RUNTIME_NUMBER
+from cardsmith.dsl.registry import BUILTIN_FUNCTIONS
+from cardsmith.dsl.types import ANY, PLAYER, ZONE, Scope, is_list
+
+from .compile_expr import _ALWAYS_LISTS, _LIST_BUILTINS, _may_hold_lists, no_collection, no_zone, too_large
+from .errors import RuleError, charge
+
+_BIG = MAX_RUNTIME_NUMBER
+_MISSING = object()
+
+
+# ---------------------------------------------------------------------- helpers the code calls
+# Each raises exactly what the closure compiler's code raises at the same point.
+def _raise_no_zone(span):
+    raise no_zone(span)
+
+
+def _raise_none_cmp(span):
+    raise RuleError("a comparison met 'none' where it needs a number", span)
+
+
+def _charged(m, xs, span):
+    """A collection about to be walked: none stops the game (E0802), its length is charged."""
+    if xs is None:
+        raise no_collection(span)
+    charge(m, len(xs), span)
+    return xs
+
+
+def _charged_list(m, xs, span):
+    charge(m, len(xs), span)
+    return xs
+
+
+def _coll(xs, span):
+    if xs is None:
+        raise no_collection(span)
+    return xs
+
+
+def _none_arith(span):
+    return RuleError("arithmetic met 'none' where it needs a number", span)
+
+
+def _add(x, y, span):
+    if x is None or y is None:
+        raise _none_arith(span)
+    r = x + y
+    if -_BIG <= r <= _BIG:
+        return r
+    raise too_large(r, span)
+
+
+def _sub(x, y, span):
+    if x is None or y is None:
+        raise _none_arith(span)
+    r = x - y
+    if -_BIG <= r <= _BIG:
+        return r
+    raise too_large(r, span)
+
+
+def _mul(x, y, span):
+    if x is None or y is None:
+        raise _none_arith(span)
+    r = x * y
+    if -_BIG <= r <= _BIG:
+        return r
+    raise too_large(r, span)
+
+
+def _div(x, y, span):
+    if x is None or y is None:
+        raise _none_arith(span)
+    if y == 0:
+        raise RuleError("division by zero", span,
+                        "test the divisor before dividing, e.g. if d > 0: ... "
+                        "(or divide by a number that is never 0)")
+    return x // y
+
+
+def _neg(x, span):
+    if x is None:
+        raise _none_arith(span)
+    return -x
+
+
+def _sum(xs, span):
+    s = sum(x for x in xs if x is not None)
+    if -_BIG <= s <= _BIG:
+        return s
+    raise too_large(s, span)
+
+
+def _highest(xs):
+    best = None
+    for x in xs:
+        if x is not None and (best is None or x > best):
+            best = x
+    return best
+
+
+def _lowest(xs):
+    best = None
+    for x in xs:
+        if x is not None and (best is None or x < best):
+            best = x
+    return best
+
+
+def _bound(m, env, pairs, fn):
+    """Call closure `fn` with the comprehension variables `pairs` ((env key, value), ...) put in
+    env for the call, as the closure compiler's loops keep them there, then restored."""
+    saved = [(k, env.get(k, _MISSING)) for k, _ in pairs]
+    for k, v in pairs:
+        env[k] = v
+    try:
+        return fn(m, env)
+    finally:
+        for k, v in reversed(saved):
+            if v is _MISSING:
+                del env[k]
+            else:
+                env[k] = v
+
+
+HELPERS = {name: fn for name, fn in globals().items()
+           if name.startswith("_") and callable(fn) and name not in ("_MISSING",)}
+HELPERS.update({"RuleError": RuleError, "_BIG": _BIG})
+
+
+class Pool:
+    """The namespace generated code runs in: the helpers above, and every object the code
+    refers to, bound under a generated name (`_k12`). One per Program."""
+
+    def __init__(self):
+        self.ns: dict = {"__builtins__": {"len": len, "list": list, "range": range, "enumerate": enumerate,
+                                          "isinstance": isinstance, "sum": sum, "any": any, "bool": bool,
+                                          "dict": dict, "reversed": reversed, "min": min, "max": max,
+                                          "KeyError": KeyError, "BaseException": BaseException}}
+        self.ns.update(HELPERS)
+        self._by_id: dict = {}
+        self._n = 0
+
+    def fresh_name(self, stem: str) -> str:
+        self._n += 1
+        return f"_{stem}{self._n}"
+
+    def ref(self, obj, stem: str = "k") -> str:
+        key = id(obj)
+        hit = self._by_id.get(key)
+        if hit is not None and hit[1] is obj:
+            return hit[0]
+        self._n += 1
+        name = f"_{stem}{self._n}"
+        self.ns[name] = obj
+        self._by_id[key] = (name, obj)      # keeps obj alive, so its id is not reused
+        return name
+
+    def compile(self, source: str, name: str, label: str):
+        """Compile generated `source` (built only from the checked model) and return `name`."""
+        code = compile(source, f"<cardsmith {label}>", "exec")
+        exec(code, self.ns)         # noqa: S102 -- generated from the checked model, see the module docstring
+        return self.ns[name]
+
+
+class Gen:
+    """Where an expression is generated: the comprehension variables in force."""
+    __slots__ = ("it", "names", "tmp")
+
+    def __init__(self, tmp=None):
+        self.it = None              # Python variable holding `it`, or None: env['$it']
+        self.names = {}             # designer's name → Python variable (a map's element)
+        self.tmp = tmp if tmp is not None else [0]
+
+    def var(self, stem: str = "t") -> str:
+        self.tmp[0] += 1
+        return f"_{stem}{self.tmp[0]}"
+
+    def inner(self) -> "Gen":
+        g = Gen(self.tmp)
+        g.it, g.names = self.it, dict(self.names)
+        return g
+
+    def bound_pairs(self) -> list:
+        pairs = [(k, v) for k, v in self.names.items()]
+        if self.it is not None:
+            pairs.append(("$it", self.it))
+        return pairs
+
+
+class ExprGen:
+    def __init__(self, program, pool: Pool):
+        self.p = program
+        self.x = program.exprs          # the closure compiler: types, kinds, and the fallbacks
+        self.d = program.game.decls
+        self.pool = pool
+        self._defines: dict = {}
+
+    # ------------------------------------------------------------------ entry points
+    def src(self, e, sc: Scope, g: Gen) -> str:
+        method = getattr(self, "g_" + type(e).__name__, None)
+        if method is not None:
+            out = method(e, sc, g)
+            if out is not None:
+                return out
+        return self.fallback(e, sc, g)
+
+    def fallback(self, e, sc, g: Gen) -> str:
+        fn = self.pool.ref(self.x.compile(e, sc), "x")
+        pairs = g.bound_pairs()
+        if not pairs:
+            return f"{fn}(m, env)"
+        inner = ", ".join(f"({k!r}, {v})" for k, v in pairs)
+        return f"_bound(m, env, ({inner},), {fn})"
+
+    def collection(self, e, sc, g: Gen) -> str:
+        s = self.src(e, sc, g)
+        if isinstance(e, _ALWAYS_LISTS) or (isinstance(e, A.Call) and e.name in _LIST_BUILTINS):
+            return s
+        return f"_coll({s}, {self.span(e.span)})"
+
+    def function(self, e, sc: Scope, label: str):
+        """A compiled `fn(m, env)` with the closure's meaning: for the rules the machine calls
+        by themselves (trigger conditions, end checks, modifiers, trigger order keys)."""
+        g = Gen()
+        body = self.src(e, sc, g)
+        name = self.pool.fresh_name("f")
+        return self.pool.compile(f"def {name}(m, env):\n    return {body}\n", name, label)
+
+    def span(self, span) -> str:
+        return self.pool.ref(span, "s")
+
+    def const(self, obj) -> str:
+        return self.pool.ref(obj, "k")
+
+    @staticmethod
+    def lit(v) -> str:
+        """A literal of the model's plain values: ints, bools, none and strings (repr quotes and
+        escapes any text, so a string is always data)."""
+        if v is None or v.__class__ in (int, bool, str):
+            return repr(v)
+        raise TypeError(f"not a literal: {type(v).__name__}")
+
+    def iterable(self, e, sc, g: Gen) -> str:
+        """`collection(e)` as a comprehension's iterable, which Python forbids to hold `:=`: such
+        a one becomes a function of its own (or, when it reads a comprehension's variable, which
+        that function could not see, the closure)."""
+        s = self.collection(e, sc, g)
+        if ":=" not in s:
+            return s
+        if g.it is None and not g.names:
+            name = self.pool.fresh_name("i")
+            self.pool.compile(f"def {name}(m, env):\n    return {s}\n", name, "a collection")
+            return f"{name}(m, env)"
+        s = self.fallback(e, sc, g)
+        if isinstance(e, _ALWAYS_LISTS) or (isinstance(e, A.Call) and e.name in _LIST_BUILTINS):
+            return s
+        return f"_coll({s}, {self.span(e.span)})"
+
+    # ------------------------------------------------------------------ literals and names
+    def g_Num(self, e, sc, g):
+        return self.lit(e.value) if e.value.__class__ is int else None
+
+    def g_Text(self, e, sc, g):
+        return self.lit(e.value)
+
+    def g_Bool(self, e, sc, g):
+        return self.lit(e.value)
+
+    def g_Nothing(self, e, sc, g):
+        return "None"
+
+    def local(self, name: str, g: Gen) -> str:
+        v = g.names.get(name)
+        return v if v is not None else f"env[{name!r}]"
+
+    def it(self, g: Gen) -> str:
+        return g.it if g.it is not None else "env['$it']"
+
+    def g_Name(self, e, sc, g):
+        kind = self.x.kind_of(e, sc)
+        n = e.name
+        if kind in ("local", "param"):
+            return self.local(n, g)
+        if kind == "it":
+            return self.it(g)
+        if kind == "it_field":
+            return self.card_field(self.it(g), n, g)
+        if kind == "this_field":
+            return self.card_field("env['$this']", n, g)
+        if kind == "game_attr":
+            return f"m.st.game[{n!r}]"
+        if kind in ("zone", "member"):
+            return self.lit(n)
+        return None
+
+    def g_This(self, e, sc, g):
+        return "env['$this']"
+
+    def g_You(self, e, sc, g):
+        return "env['$you']"
+
+    def g_ActivePlayer(self, e, sc, g):
+        return "m.st.active"
+
+    def key(self, e, sc, g) -> str | None:
+        """The source of `e` when it is a plain read (a name, `this`, `you`): safe to repeat."""
+        if isinstance(e, A.Name) and self.x.kind_of(e, sc) in ("local", "param", "it"):
+            return self.src(e, sc, g)
+        if isinstance(e, (A.This, A.You)):
+            return self.src(e, sc, g)
+        return None
+
+    # ------------------------------------------------------------------ fields and zones
+    def card_field(self, card: str, name: str, g: Gen) -> str:
+        t = g.var()
+        if name == "zone":
+            return f"(None if ({t} := {card}) is None else m.st.card_zone[{t}])"
+        if name == "owner":
+            return f"(None if ({t} := {card}) is None else m.st.owner[{t}])"
+        if name == "controller":
+            return f"(None if ({t} := {card}) is None else m.zone_seat[m.st.card_zone[{t}]])"
+        if name in self.p.modified_fields:
+            return f"(None if ({t} := {card}) is None else m.modified({t}, {name!r}))"
+        return f"(None if ({t} := {card}) is None else m.cards[{t}].get({name!r}))"
+
+    def possessive(self, owner: str, owner_t, name: str, g: Gen, zones: bool = True) -> str:
+        if owner_t == PLAYER:
+            t = g.var()
+            if zones and name in self.d.zones:
+                keys = self.const(self.p.zone_keys[name])
+                return f"(None if ({t} := {owner}) is None else {keys}[{t}])"
+            return f"(None if ({t} := {owner}) is None else m.players[{t}][{name!r}])"
+        return self.card_field(owner, name, g)
+
+    def g_FieldAccess(self, e, sc, g):
+        return self.possessive(self.src(e.obj, sc, g), self.x.type_of(e.obj, sc), e.name, g, zones=False)
+
+    def g_Possessive(self, e, sc, g):
+        return self.possessive(self.src(e.owner, sc, g), self.x.type_of(e.owner, sc), e.name, g)
+
+    def g_Your(self, e, sc, g):
+        return self.possessive("env['$you']", PLAYER, e.name, g)
+
+    def g_FieldOf(self, e, sc, g):
+        t = self.x.type_of(e.obj, sc)
+        if not is_list(t):
+            return self.possessive(self.src(e.obj, sc, g), t, e.name, g)
+        coll = self.iterable(e.obj, sc, g)
+        v = g.var("x")
+        one = self.possessive(v, t[1], e.name, g)
+        return f"[{one} for {v} in {coll}]"
+
+    def held(self, e, sc, g) -> str:
+        """The state's own list of the cards in zone `e` (not a copy); none stops the game."""
+        z = self.src(e, sc, g)
+        t = g.var()
+        return f"(m.zones[{t}] if ({t} := {z}) is not None else _raise_no_zone({self.span(e.span)}))"
+
+    def local_held(self, e, sc, g) -> str | None:
+        """`p's deck` / `your discard` with p a plain read: one index, no zone key built."""
+        local = self.x.local_zone(e, sc)
+        if local is None:
+            return None
+        keys, key = local
+        owner = "env['$you']" if key == "$you" else self.key(e.owner, sc, g)
+        if owner is None:
+            return None
+        t = g.var()
+        return (f"(m.zones[{self.const(keys)}[{t}]] if ({t} := {owner}) is not None "
+                f"else _raise_no_zone({self.span(e.span)}))")
+
+    def g_CardsIn(self, e, sc, g):
+        if self.x.type_of(e.zone, sc) == ZONE:
+            h = self.local_held(e.zone, sc, g) or self.held(e.zone, sc, g)
+            return f"list({h})"
+        return None
+
+    def g_EveryZone(self, e, sc, g):
+        return f"{self.const(list(self.p.zone_keys[e.name]))}[: m.n_players]"
+
+    def g_TopCard(self, e, sc, g):
+        idx = -1 if e.place == "top" else 0
+        h = self.local_held(e.zone, sc, g) or self.held(e.zone, sc, g)
+        t = g.var()
+        return f"({t}[{idx}] if ({t} := {h}) else None)"
+
+    # ------------------------------------------------------------------ players
+    def g_PlayersExpr(self, e, sc, g):
+        p, gone = g.var("p"), g.var("g")
+        return f"[{p} for {p}, {gone} in enumerate(m.st.out) if not {gone}]"
+
+    def g_AllPlayers(self, e, sc, g):
+        return "list(range(m.n_players))"
+
+    def g_Opponents(self, e, sc, g):
+        p, gone = g.var("p"), g.var("g")
+        return f"[{p} for {p}, {gone} in enumerate(m.st.out) if not {gone} and {p} != env['$you']]"
+
+    def g_ListExpr(self, e, sc, g):
+        if any(_may_hold_lists(self.x.type_of(i, sc)) for i in e.items):
+            return None
+        return "[" + ", ".join(self.src(i, sc, g) for i in e.items) + "]"
+
+    # ------------------------------------------------------------------ calls
+    def g_Call(self, e, sc, g):
+        b = BUILTIN_FUNCTIONS.get(e.name)
+        if b is not None and len(e.args) == b.arity:
+            arg = e.args[0]
+            if e.name == "count":
+                if isinstance(arg, A.CardsIn):
+                    if self.x.type_of(arg.zone, sc) != ZONE:
+                        return None
+                    h = self.local_held(arg.zone, sc, g) or self.held(arg.zone, sc, g)
+                    return f"len({h})"
+                return f"len({self.collection(arg, sc, g)})"
+            if e.name in ("sum", "highest", "lowest", "first", "any"):
+                a = self.collection(arg, sc, g)
+                if e.name == "sum":
+                    return f"_sum({a}, {self.span(e.span)})"
+                if e.name == "first":
+                    t = g.var()
+                    return f"({t}[0] if ({t} := {a}) else None)"
+                if e.name == "any":
+                    return f"any([x is not None and x is not False for x in {self.iterable(arg, sc, g)}])"
+                return f"_{e.name}({a})"
+            return None
+        if e.name in self.d.defines:
+            return self.define_call(e, sc, g)
+        return None
+
+    def define_call(self, e, sc, g):
+        d = self.d.defines[e.name]
+        types = tuple(self.x.type_of(a, sc) for a in e.args)
+        key = (e.name, types)
+        fn = self._defines.get(key)
+        if fn is None:
+            fn = self._defines[key] = self.pool.fresh_name("d")     # the name first: a define may call itself
+            inner = Scope(dict(zip(d.params, types)), instance=("define", e.name, types))
+            body = self.src(d.expr, inner, Gen())
+            self.pool.compile(f"def {fn}(m, env):\n    return {body}\n", fn, f"define {e.name}")
+        args = ", ".join(f"{p!r}: {self.src(a, sc, g)}" for p, a in zip(d.params, e.args))
+        return f"{fn}(m, {{{args}, '$you': env.get('$you')}})"
+
+    # ------------------------------------------------------------------ collections
+    def g_WhereExpr(self, e, sc, g):
+        t = self.x.type_of(e.coll, sc)
+        coll = f"_charged_list(m, {self.iterable(e.coll, sc, g)}, {self.span(e.span)})"
+        inner = g.inner()
+        v = inner.it = g.var("x")
+        cond = self.src(e.cond, sc.child(it_type=t[1] if is_list(t) else ANY), inner)
+        return f"[{v} for {v} in {coll} if {cond}]"
+
+    def g_ExprMap(self, e, sc, g):
+        t = self.x.type_of(e.coll, sc)
+        inner_sc = sc.child()
+        inner_sc.locals[e.name] = t[1] if is_list(t) else ANY
+        if _may_hold_lists(self.x.type_of(e.expr, inner_sc)):
+            return None         # a list of lists counts its items as it is built: the closure does
+        coll = f"_charged_list(m, {self.iterable(e.coll, sc, g)}, {self.span(e.span)})"
+        inner = g.inner()
+        v = g.var("x")
+        inner.names[e.name] = v
+        fn = self.src(e.expr, inner_sc, inner)
+        cond = f" if {self.src(e.cond, inner_sc, inner)}" if e.cond is not None else ""
+        return f"[{fn} for {v} in {coll}{cond}]"
+
+    # ------------------------------------------------------------------ logic and arithmetic
+    def g_OrChain(self, e, sc, g):
+        return "(True if " + " or ".join(f"({self.src(i, sc, g)})" for i in e.items) + " else False)"
+
+    def g_AndChain(self, e, sc, g):
+        return "(True if " + " and ".join(f"({self.src(i, sc, g)})" for i in e.items) + " else False)"
+
+    def g_NotOp(self, e, sc, g):
+        return f"(not {self.src(e.operand, sc, g)})"
+
+    def g_Compare(self, e, sc, g):
+        a, b = self.src(e.left, sc, g), self.src(e.right, sc, g)
+        op = e.op
+        if op == "=":
+            return f"({a} == {b})"
+        if op == "!=":
+            return f"({a} != {b})"
+        span = self.span(e.span)
+        x, y = g.var(), g.var()
+        return (f"(({x} if ({x} := {a}) is not None else _raise_none_cmp({span})) {op} "
+                f"({y} if ({y} := {b}) is not None else _raise_none_cmp({span})))")
+
+    def g_IsEmpty(self, e, sc, g):
+        neg = e.negated
+        if self.x.type_of(e.operand, sc) == ZONE:
+            h = self.local_held(e.operand, sc, g) or self.held(e.operand, sc, g)
+        else:
+            h = self.src(e.operand, sc, g)
+        return f"(bool({h}) == {neg!r})"
+
+    def g_IsIn(self, e, sc, g):
+        if isinstance(e.coll, A.StackExpr):
+            return None
+        t = self.x.type_of(e.coll, sc)
+        item = self.src(e.item, sc, g)
+        neg = e.negated
+        if t == ZONE or isinstance(e.coll, A.CardsIn) and self.x.type_of(e.coll.zone, sc) == ZONE:
+            z = e.coll if t == ZONE else e.coll.zone
+            h = self.local_held(z, sc, g) or self.held(z, sc, g)
+            return f"(({item} in {h}) != {neg!r})"
+        if isinstance(e.coll, A.CardsIn):
+            return None
+        return f"(({item} in {self.collection(e.coll, sc, g)}) != {neg!r})"
+
+    def g_IsA(self, e, sc, g):
+        a = self.src(e.operand, sc, g)
+        t = g.var()
+        return f"(({t} := {a}) is not None and m.card_types[{t}] == {e.type_name!r})"
+
+    def g_Arith(self, e, sc, g):
+        fn = {"+": "_add", "-": "_sub", "*": "_mul"}.get(e.op, "_div")
+        return f"{fn}({self.src(e.left, sc, g)}, {self.src(e.right, sc, g)}, {self.span(e.span)})"
+
+    def g_Neg(self, e, sc, g):
+        return f"_neg({self.src(e.operand, sc, g)}, {self.span(e.span)})"
