@@ -183,6 +183,7 @@ def _see(ref: str | None) -> str:
 
 
 INLINE_STATEMENTS = 2      # a procedure of at most this many plain statements is read where it is called
+INLINE_DEPTH = 4           # procedures read in place inside each other, at most (a chain of them stays calls)
 
 
 _CALLS: dict[int, tuple[object, dict]] = {}
@@ -222,7 +223,7 @@ def _inline(s: A.CallStmt, proc, ctx: Ctx) -> list[Line] | None:
     a small one (`flip_to(this, active)`) with its parameters said as the arguments ("Set this
     card's side to active"), and one without parameters called from one place only (a step's
     `form_columns()`) as its whole body."""
-    if proc is None or len(proc.params) != len(s.args) or s.name in ctx.inlining:
+    if proc is None or len(proc.params) != len(s.args) or s.name in ctx.inlining or len(ctx.inlining) >= INLINE_DEPTH:
         return None
     if not proc.params:
         if call_counts(ctx.decls).get(s.name, 0) != 1 or any(isinstance(st, A.StopStmt) for st in proc.body):
