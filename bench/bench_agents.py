@@ -9,6 +9,12 @@ the engine, not the agent, and are not counted).
 
     python bench/bench_agents.py [--games 200] [--ismcts ismcts:8] [--jobs 2]
                                  [--only battlefield] [--records bench_agents.jsonl]
+    python bench/bench_agents.py --costs [--only high_card_duel]
+
+``--costs`` measures instead what a decision costs each agent: milliseconds per decision of
+greedy, ISMCTS with 10 and with 100 iterations, over the same positions (decisions met in
+seeded random games, 30 at most a game file; 100 iterations are skipped where 10 already
+take over a second).
 
 Every finished game is appended to the records file (JSON lines) as it ends, and games already
 there are not played again: a run that is stopped goes on where it stopped. Not a test: the
@@ -117,6 +123,41 @@ def table(records: list[dict], games: list[str], ismcts: str) -> list[str]:
     return lines
 
 
+def costs(keys: list[str]) -> list[str]:
+    """Milliseconds per decision of each agent over positions from seeded random games."""
+    import random as _random
+
+    from cardsmith.interpreter.engine import Engine
+    from cardsmith.interpreter.greedy import GreedyAgent
+    from cardsmith.interpreter.ismcts import ISMCTSAgent
+
+    agents = [("greedy", lambda: GreedyAgent(1)), ("ismcts:10", lambda: ISMCTSAgent(1, iterations=10)),
+              ("ismcts:100", lambda: ISMCTSAgent(1, iterations=100))]
+    lines = ["| game | positions | " + " | ".join(name for name, _ in agents) + " |",
+             "|---|---:|" + "---:|" * len(agents)]
+    for key in keys:
+        game = _game(str(GAMES[key][1]))
+        positions = []
+        for seed in range(20):
+            eng, rng = Engine(game, 2, seed, log=False), _random.Random(seed)
+            while not eng.finished and len(positions) < 30:
+                if rng.random() < 0.3:
+                    positions.append(eng.clone())
+                eng.decide(rng.randrange(len(eng.pending.options)))
+        cells, last = [], 0.0
+        for name, make in agents:
+            if name == "ismcts:100" and last > 1000:      # about ten times as long: not worth the wait
+                cells.append("— (10 × the column before)")
+                continue
+            agent, started = make(), time.perf_counter()
+            for eng in positions:
+                agent.choose_in(eng)
+            last = 1000 * (time.perf_counter() - started) / len(positions)
+            cells.append(f"{last:,.0f} ms")
+        lines.append(f"| {GAMES[key][0]} | {len(positions)} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
@@ -124,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--only", action="append", choices=sorted(GAMES), help="only this game (repeatable)")
+    parser.add_argument("--costs", action="store_true", help="measure milliseconds per decision instead")
     parser.add_argument("--records", default=str(HERE / "bench_agents.jsonl"),
                         help="the JSON-lines file of finished games (read to resume, appended to)")
     args = parser.parse_args(argv)
@@ -131,6 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     if parse_agent(args.ismcts)[0] != "ismcts":
         parser.error("--ismcts names an ISMCTS agent, e.g. ismcts:8 or ismcts:100ms")
     games = args.only or list(GAMES)
+    if args.costs:
+        print("\n".join(costs(games)))
+        return 0
     path = Path(args.records)
     records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
     done = {(r["game"], r["ismcts"], r["opponent"], r["seed"]) for r in records}

@@ -11,6 +11,13 @@ Three agents ship with cardsmith:
 - ``HumanAgent``: a person at a terminal, shown their own view only;
 - ``ScriptedAgent``: answers from a script, strict: a decision the script does not
   cover is an error (scenario tests).
+
+Two more look ahead, in their own modules (docs/agents.md): ``GreedyAgent``
+(interpreter/greedy.py) and ``ISMCTSAgent`` (interpreter/ismcts.py). Their ``searches`` is
+true: ``run_game`` calls their ``choose_in(engine)``, and they read the game only through
+``interpreter/determinize.py``, which deals again every card their player cannot see. The
+agents by name (``random``, ``greedy``, ``ismcts:500``, ``human``) are at the end of this
+module: ``parse_agent``, ``parse_agents``, ``seat_agents``.
 """
 from __future__ import annotations
 
