@@ -54,12 +54,12 @@ def _error(exc: BaseException) -> str:
 class Interpreter:
     """The interpreter side; `error` is set (and the side skipped) if it fails."""
 
-    def __init__(self, log: bool = False):
+    def __init__(self, log: bool = False, game_file: Path = GAME_FILE):
         self.log = log
         self.error = None
         try:
             load_game, self.run_game = _import_cardsmith()
-            self.game = load_game(str(GAME_FILE))   # loaded once, outside the timing
+            self.game = load_game(str(game_file))   # loaded once, outside the timing
         except Exception as exc:  # ImportError, or a load error while it's being written
             self.error = _error(exc)
 
@@ -108,13 +108,16 @@ def main(argv=None) -> dict:
     ap.add_argument("--log", action="store_true", help="let the interpreter keep its event log (default off)")
     ap.add_argument("--exact", action="store_true",
                     help="the reference shuffles with the interpreter's generator: both sides play the same games")
+    ap.add_argument("--game", metavar="FILE", default=str(GAME_FILE),
+                    help="the interpreter's copy of the game (default games/battlefield_space.cards; e.g. an "
+                         "older checkout's, to time an older runtime that cannot read this one)")
     args = ap.parse_args(argv)
     if args.games < 1 or args.repeats < 1:
         ap.error("--games and --repeats must be at least 1")
 
     seeds = range(args.games)   # the same seeds for both sides and every repeat
     ref = Reference(args.exact)
-    interp = Interpreter(log=args.log)
+    interp = Interpreter(log=args.log, game_file=Path(args.game))
     for n in PLAYER_COUNTS:
         ref.play(n, 0)          # warm-up, untimed
         interp.warm_up(n)       # first run: any exception marks the side unavailable
