@@ -4,7 +4,7 @@ event log, with the table drawn at that moment.
     found = examples(game)        # Examples(moments=[Moment...], seed, players, note)
 
 The sample game is played by seeded random players (`interpreter/agents.RandomAgent`), bounded
-by EXAMPLE_STEPS. Moments are picked from the log alone, never by a game's names:
+by EXAMPLE_STEPS and, as `play` is, by MAX_GAME_MEMORY; the engine's other bounds hold as ever. Moments are picked from the log alone, never by a game's names:
 
 * a typical round: the first whole round that runs only rules most rounds run;
 * a rule at work: the round that runs the most rule lines that are rare in this game (a tie
@@ -70,17 +70,20 @@ def play(game, seed: int, players: int, max_steps: int | None = None):
     from cardsmith.dsl.diagnostics import CardsmithError
     from cardsmith.interpreter.agents import RandomAgent     # publishing needs the engine only here
     from cardsmith.interpreter.engine import Engine
+    from cardsmith.interpreter.memory import memory_bound
 
     names = [NAMES[i] if i < len(NAMES) else f"Player {i + 1}" for i in range(players)]
     eng = None
     try:
-        eng = Engine(game, players=players, seed=seed, max_steps=max_steps or EXAMPLE_STEPS, player_names=names)
-        agents = [RandomAgent(seed * 1000 + seat) for seat in range(players)]
-        while not eng.finished:
-            decision = eng.pending
-            if decision is None:
-                break
-            eng.decide(agents[decision.player].choose({}, decision))
+        with memory_bound():        # MAX_GAME_MEMORY, as for `play`: a stranger's game may not grow without end
+            eng = Engine(game, players=players, seed=seed, max_steps=max_steps or EXAMPLE_STEPS,
+                         player_names=names)
+            agents = [RandomAgent(seed * 1000 + seat) for seat in range(players)]
+            while not eng.finished:
+                decision = eng.pending
+                if decision is None:
+                    break
+                eng.decide(agents[decision.player].choose({}, decision))
     except (CardsmithError, RecursionError, MemoryError) as err:
         diags = getattr(err, "diagnostics", None)
         why = (f"{diags[0].code}: {diags[0].message}" if diags else str(err).splitlines()[0] if str(err)
