@@ -141,7 +141,7 @@ def test_the_captured_card_rule_says_who_holds_the_card():
     game = load_game(str(ROOT / "games" / "space_war_in_space.cards"))
     ctx = E.make_ctx(game.decls, param_types=E.param_types(game.decls))
     text = E.plain(E.blank_unless(game.decls.card_types["Unit"], ctx))
-    assert text.startswith("A Unit's text counts only while its holder's faction is this card's faction.")
+    assert text.startswith("A Unit's text counts only while its holder's faction is the card's faction.")
     assert "not the player it came from" in text and "owner" not in text
 
 

@@ -723,7 +723,8 @@ def blank_unless(ct: A.CardTypeDecl, ctx: Ctx) -> str:
     the player it came from (a reader takes "its owner" for the latter)."""
     c = ability_ctx(ctx, ct.name)
     c.you = Ref("its holder", "its holder's")
-    return (f"A {ct.name}'s text counts only while {cond(ct.blank_unless, c)}. Its holder is the player "
+    said = cond(ct.blank_unless, c).replace("this card's", "the card's").replace("this card", "the card")
+    return (f"A {ct.name}'s text counts only while {said}. Its holder is the player "
             f"in whose zone it lies now: for a card taken from another player, the player who took it, not "
             f"the player it came from. At any other time the card is blank: its abilities do nothing.")
 
