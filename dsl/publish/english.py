@@ -221,15 +221,19 @@ def call_counts(decls) -> dict[str, int]:
 def _inline(s: A.CallStmt, proc, ctx: Ctx) -> list[Line] | None:
     """A procedure that only gives lines of the file a name reads at its call as the rule it is:
     a small one (`flip_to(this, active)`) with its parameters said as the arguments ("Set this
-    card's side to active"), and one without parameters called from one place only (a step's
-    `form_columns()`) as its whole body."""
+    card's side to active (§9.1)"), and one without parameters called from one place only (a
+    step's `form_columns()`) as its whole body. Where it takes more than one sentence, they come
+    under the procedure's name ("Play upon (§9.3):"), which a diagram's box shows."""
     if proc is None or len(proc.params) != len(s.args) or s.name in ctx.inlining or len(ctx.inlining) >= INLINE_DEPTH:
         return None
+    ref = ctx.proc_refs.get(s.name)
+    head = title(s.name) + _see(ref) + ":"
     if not proc.params:
         if call_counts(ctx.decls).get(s.name, 0) != 1 or any(isinstance(st, A.StopStmt) for st in proc.body):
             return None
-        return describe_block([st for st in proc.body if not isinstance(st, A.DocItem)],
+        body = describe_block([st for st in proc.body if not isinstance(st, A.DocItem)],
                               ctx.child(inlining=ctx.inlining + (s.name,)))
+        return [Line(head, tuple(body))]
     body = [st for st in proc.body if not isinstance(st, A.DocItem)]
     if not body or len(body) > INLINE_STATEMENTS or any(blocks_of(st) for st in body):
         return None
@@ -242,10 +246,10 @@ def _inline(s: A.CallStmt, proc, ctx: Ctx) -> list[Line] | None:
     for p, a in zip(proc.params, s.args):
         inner.bind(p, ctx.type_of(a), Ref(np(a, ctx), poss(a, ctx)))
     lines = describe_block(body, inner)
-    ref = ctx.proc_refs.get(s.name)
-    if ref and len(lines) == 1 and lines[0].text.endswith("."):
-        lines = [Line(lines[0].text[:-1] + f" ({ref}).", lines[0].children, lines[0].kind)]
-    return lines
+    if len(lines) == 1 and not lines[0].children and lines[0].text.endswith("."):
+        # one sentence says it all: "Set this card's side to active (§9.1)."
+        return [Line(lines[0].text[:-1] + _see(ref) + ".", (), lines[0].kind)]
+    return [Line(head, tuple(lines))]     # the procedure's name, then what it does here
 
 
 def _says_simply(e) -> bool:
