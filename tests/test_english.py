@@ -306,3 +306,164 @@ def test_the_examples_cover_every_statement_and_expression():
         seen |= describe_module(wrap(kind, text))[1]
     missing = sorted(c.__name__ for c in node_classes() if c.__name__ not in seen)
     assert not missing, f"docs/language.md has no example of: {missing}"
+
+
+# ---------------------------------------------------------------- display names, flags, sentence planning
+
+LABELLED = '''
+game "Labels":
+    players: 2 to 2
+
+enum Race: KTotekk "K'Totekk", Vorn
+zone pile "Survivors pile": per player, ordered, public
+zone deck: per player, ordered, hidden
+zone box: shared, hidden
+
+player has:
+    ready "is ready to fight": flag = no
+    can_draw: flag = no
+
+game has:
+    peace_declared "peace has been declared": flag = no
+    tie_break: flag = no
+
+card type Ship:
+    race: Race
+    leader "a Race Leader": flag = no
+    boost "'+1 Force'": flag = no
+    force: number = 0
+    marked: flag = no
+    when revealed where card = this and leader:
+        set peace_declared to yes
+    modify force of cards in zone of this where it is a Ship and race = this.race and it is not this by 1 while boost
+
+cards Ship in box:
+    | name         | race    | leader | boost |
+    | "Striker"    | KTotekk | yes    |       |
+    | "Tender"     | Vorn    |        | yes   |
+    | "Picket"     | Vorn    |        |       |
+
+define able(p) as p's deck is not empty
+define can_play(p) as p's pile is not empty or p's deck is not empty
+
+procedure crown(s, r):
+    set s.marked to r
+
+procedure subject(p):
+    STATEMENT
+
+setup:
+    for each p in players:
+        subject(p)
+'''
+
+
+def labelled(statement: str) -> list[str]:
+    body = "\n    ".join(statement.strip().split("\n"))
+    game = load_text(LABELLED.replace("STATEMENT", body))
+    ctx = E.make_ctx(game.decls, param_types=E.param_types(game.decls))
+    proc = game.decls.procedures["subject"]
+    lines = E.describe_block(proc.body, E.params_ctx(ctx, "subject", proc.params))
+
+    def walk(ls, depth=0):
+        for ln in ls:
+            yield "  " * depth + E.plain(ln.text)
+            yield from walk(ln.children, depth + 1)
+    return list(walk(lines))
+
+
+LABELLED_CASES = [
+    ("if p's ready:\n    the game is a draw", ["If the player is ready to fight:", "  The game ends in a draw."]),
+    ("if not p's ready:\n    the game is a draw", ["If the player is not ready to fight:", "  The game ends in a draw."]),
+    ("if p's can_draw = yes:\n    the game is a draw", ["If the player is marked “can draw”:", "  The game ends in a draw."]),
+    ("repeat until peace_declared:\n    stop", ["Until peace has been declared, repeat:", "  Stop repeating."]),
+    ("set peace_declared to no", ["Now peace has not been declared."]),
+    ("set tie_break to yes", ["Now the game is marked “tie break”."]),
+    ("if can_play(p):\n    the game is a draw", ["If the player can play:", "  The game ends in a draw."]),
+    ("if not can_play(p):\n    the game is a draw", ["If the player cannot play:", "  The game ends in a draw."]),
+    ("move cards in p's deck where race = KTotekk to p's pile",
+     ["Move the cards in their deck whose race is K'Totekk to their Survivors pile."]),
+    ("move top card of opponents's deck to p's pile", None),
+    ("crown(first(cards in p's deck), yes)", ["Crown for the first card in their deck (the s) and yes (the r)."]),
+    ("for each s in cards in p's deck where s is a Ship:\n    crown(s, no)",
+     ["For each Ship s in their deck:", "  Set s's marked to no."]),
+    ("set first(cards in p's deck).leader to first(cards in box).leader",
+     ["Set the leader of the first card in their deck to the leader of the first card in the box."]),
+]
+
+
+@pytest.mark.parametrize("statement, expected", [c for c in LABELLED_CASES if c[1] is not None],
+                         ids=[c[0].split("\n")[0][:40] for c in LABELLED_CASES if c[1] is not None])
+def test_display_names_and_flags_read_as_english(statement, expected):
+    assert labelled(statement) == expected
+
+
+def test_display_names_are_in_the_ast_and_the_rules_keep_the_names():
+    game = load_text(LABELLED.replace("STATEMENT", 'say "x"'))
+    d = game.decls
+    assert d.enums["Race"].members == ("KTotekk", "Vorn")
+    assert d.enums["Race"].labels == (("KTotekk", "K'Totekk"),)
+    assert d.zones["pile"].label == "Survivors pile" and d.zones["deck"].label is None
+    assert d.player_fields["ready"].label == "is ready to fight"
+    assert E.display_value(d, "KTotekk") == "K'Totekk" and E.display_value(d, "Vorn") == "Vorn"
+    assert E.display_value(d, True) == "yes" and E.display_value(d, None) == ""
+    assert E.display_name(d, "zone", "pile") == "Survivors pile"
+    assert E.display_name(d, "field", "can_draw") == "can draw"
+
+
+def test_a_flag_says_what_its_display_name_makes_it():
+    from cardsmith.dsl.publish.words import flag_predicate
+    assert flag_predicate("is ready", "r") == ("is ready", "is not ready")
+    assert flag_predicate("can add a card", "c") == ("can add a card", "cannot add a card")
+    assert flag_predicate("has been declared", "d") == ("has been declared", "has not been declared")
+    assert flag_predicate("has wings", "w") == ("has wings", "does not have wings")
+    assert flag_predicate("a Race Leader", "l") == ("is a Race Leader", "is not a Race Leader")
+    assert flag_predicate("'+1 Force'", "b") == ("has '+1 Force'", "does not have '+1 Force'")
+    assert flag_predicate(None, "kin_in_column") == ("is marked “kin in column”", "is not marked “kin in column”")
+
+
+def test_a_yes_no_value_defined_by_the_rules_reads_as_a_predicate():
+    game = load_text(LABELLED.replace("STATEMENT", 'if can_play(p) and able(p):\n        say "x"'))
+    ctx = E.make_ctx(game.decls, param_types=E.param_types(game.decls))
+    assert E.describe_define(game.decls.defines["can_play"], ctx) == \
+        "A player can play when their Survivors pile is not empty or their deck is not empty."
+    assert E.describe_define(game.decls.defines["able"], ctx) == "A player meets “able” when their deck is not empty."
+
+
+def test_abilities_say_this_card_and_a_lasting_bonus_as_what_it_gives():
+    game = load_text(LABELLED.replace("STATEMENT", 'say "x"'))
+    ctx = E.make_ctx(game.decls, param_types=E.param_types(game.decls))
+    when, modify = [E.plain(E.flatten([E.describe(ab, E.ability_ctx(ctx, "Ship"))]))
+                    for ab in game.decls.card_types["Ship"].abilities]
+    assert when == "When this card is revealed, if this card is a Race Leader: Now peace has been declared."
+    assert modify == ("While this card has '+1 Force', the other Ships in this card's zone with the same race "
+                      "as this card get +1 force.")
+
+
+def test_a_card_s_own_effect_is_the_type_s_abilities_its_printed_values_select():
+    game = load_text(LABELLED.replace("STATEMENT", 'say "x"'))
+    by_name = {cd.name: cd for cd in game.cards}
+    assert E.card_effect_text(game, by_name["Striker"]) == "When this card is revealed: Now peace has been declared."
+    assert E.card_effect_text(game, by_name["Tender"]).startswith("The other Ships in this card's zone with the same race")
+    assert E.card_effect_text(game, by_name["Picket"]) == ""        # nothing of its own
+
+
+def test_a_card_s_own_effect_in_a_bundled_game():
+    game = load_game(str(ROOT / "games" / "battlefield_space.cards"))
+    effect = {cd.name: E.card_effect_text(game, cd) for cd in game.cards}
+    assert effect["Ion Storm"].startswith("When “modifier played” happens to this card: Ion Storm (12):")
+    assert "Black Hole" not in effect["Ion Storm"] and "Drawn into a column" not in effect["Ion Storm"]
+    assert effect["Shield Matrix"] == ("While this card is in your place beside the battlefield, the Ships in "
+                                       "your line get +1 force.")
+    assert effect["Vorn Picket"] == ""
+    assert "Refill for you" in effect["Feyla Elai Fighter"]
+
+
+def test_in_a_game_for_two_the_opponents_are_one():
+    game = load_game(str(ROOT / "games" / "battlefield_space.cards"))
+    ctx = E.make_ctx(game.decls, param_types=E.param_types(game.decls))
+    black_hole = next(ab for ab in game.decls.card_types["Modifier"].abilities
+                      if "Black Hole" in E.plain(E.flatten([E.describe(ab, E.ability_ctx(ctx, "Modifier"))])))
+    text = E.plain(E.flatten([E.describe(black_hole, E.ability_ctx(ctx, "Modifier"))]))
+    assert "You choose one of the Ships in your opponent's line" in text
+    assert "Move the chosen Ship to the Graveyard, face up." in text

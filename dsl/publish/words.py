@@ -260,7 +260,11 @@ class Ctx:
         return labels_of(self.decls)
 
     def field(self, name: str) -> str:
-        """A field's or attribute's name as the rulebook says it."""
+        """A field's or attribute's name as the rulebook says it, as a noun: a flag whose display
+        name is a predicate ("is ready", "a Race Leader") is said by its name here."""
+        label = self.labels.fields.get(name)
+        if label and name in self.labels.flags and label.split(" ", 1)[0].lower() in AUXILIARIES | {"a", "an"}:
+            return human(name)
         return display_name(self.decls, "field", name)
 
     def zone(self, name: str) -> str:
