@@ -105,12 +105,14 @@ class _Line:
     level: int = 0              # block level (code lines), set by _levels
 
 
-def _lines(toks: list[Tok]) -> list[_Line]:
+def _lines(toks: list[Tok], recover: bool = False) -> list[_Line]:
+    """The lines of the tokens. With `recover`, a word in column 1 starts a new line even
+    inside a bracket left open (as the parser resumes after a syntax error), so one unclosed
+    '(' in a file being typed does not swallow the declarations after it."""
     lines: list[_Line] = []
     current: list[Tok] = []
     lead: str | None = None
     depth = 0
-    more = False        # the next line continues this one (open bracket or backslash)
     starts_more = False
     for tok in toks:
         if tok.kind in ("nl", "cont"):
@@ -125,6 +127,8 @@ def _lines(toks: list[Tok]) -> list[_Line]:
             continue
         if lead is None:
             lead = ""
+        if recover and not current and not lead and starts_more and tok.kind == "name" and depth:
+            depth, starts_more = 0, False
         current.append(tok)
         if tok.text in ("(", "["):
             depth += 1
@@ -436,3 +440,12 @@ def format_file(path: str) -> tuple[str | None, str | None, list[Diagnostic], di
         return source.text, format_text(source.text, path), [], {path: source}
     except CardsmithError as err:
         return source.text, None, err.diagnostics, err.sources or {path: source}
+
+
+def logical_lines(text: str) -> list[_Line]:
+    """The lines of `text` with their tokens (no whitespace), kind (blank, comment, code, more:
+    continues the line before) and block level, for any text, parsed or not (the language
+    server reads declarations from them while the file is being typed)."""
+    lines = _lines(scan(normalise_line_ends(text)), recover=True)
+    _levels(lines)
+    return lines

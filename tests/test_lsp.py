@@ -1,0 +1,334 @@
+"""`cardsmith lsp` driven over stdio by a real LSP client (pygls' own), through an editing
+session: open a game that imports a library, break it, mend it, ask what the names are, rename,
+complete, outline and format. Every wait has a timeout, so a hung server fails the test.
+
+The server's diagnostics must be the checker's (`check_source`) rendered by `convert.to_lsp`:
+the same objects `cardsmith check` prints.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from lsprotocol import types as T
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
+
+from cardsmith.dsl.fmt import format_text
+from cardsmith.dsl.loader import check_source
+from cardsmith.dsl.lsp import features
+from cardsmith.dsl.lsp.convert import from_position, position, span_range, to_lsp
+from cardsmith.dsl.lsp.index import Project, build
+from cardsmith.dsl.source import Source, Span
+
+ROOT = Path(__file__).resolve().parent.parent
+WAIT = 30         # seconds any one answer may take on a busy CI machine
+
+LIB = '''# shared pieces
+zone deck: per player, ordered, hidden "Your draw pile."
+zone hand: per player, unordered, owner only
+
+procedure refill(p):
+    "Draw up to five cards."
+    repeat while count(cards in p's hand) < 5 and p's deck is not empty:
+        move top card of p's deck to p's hand
+'''
+
+GAME = '''import "lib.cards"
+
+game "Editor Test":
+    players: 2 to 2
+    summary: "A game for the language server test."
+
+enum Colour: red, blue
+
+card type Gem:
+    colour: Colour
+    worth: number = 1
+        "What the gem scores."
+
+player has:
+    score: number = 0
+
+zone box: shared, hidden "Gems not yet dealt."
+
+cards Gem in box:
+    | name       | colour | worth | copies |
+    | "Ruby"     | red    | 3     | 4      |
+    | "Sapphire" | blue   | 2     | 4      |
+
+define total(p) as sum(worth of cards in p's hand)
+
+setup:
+    shuffle box
+    for each p in players:
+        repeat 8 times:
+            move top card of box to p's deck
+        refill(p)
+
+round "Score":
+    for each p in players:
+        let gained be total(p)
+        add gained to p's score
+        refill(p)
+    if any(players where it's score >= 20):
+        first(players where it's score >= 20) wins
+'''
+
+
+def where(text: str, word: str, line_has: str, nth: int = 0) -> T.Position:
+    """The LSP position of the `nth` `word` on the first line containing `line_has`."""
+    lines = text.split("\n")
+    number = next(i for i, line in enumerate(lines) if line_has in line)
+    column, start = -1, 0
+    for _ in range(nth + 1):
+        column = lines[number].index(word, start)
+        start = column + 1
+    return T.Position(number, column)
+
+
+class Session:
+    """A pygls client talking to `cardsmith lsp` in a child process, collecting diagnostics."""
+
+    def __init__(self, client: LanguageClient):
+        self.client = client
+        self.diagnostics: dict[str, list[T.Diagnostic]] = {}
+        self.arrived = asyncio.Event()
+        self.logs: list[str] = []
+
+    async def published(self, uri: str, version_check=lambda ds: True) -> list[T.Diagnostic]:
+        """The next diagnostics published for `uri` that pass `version_check`."""
+        async def wait():
+            while True:
+                if uri in self.diagnostics and version_check(self.diagnostics[uri]):
+                    return self.diagnostics.pop(uri)
+                self.arrived.clear()
+                await self.arrived.wait()
+        return await asyncio.wait_for(wait(), WAIT)
+
+    async def ask(self, call):
+        return await asyncio.wait_for(call, WAIT)
+
+
+async def _start(folder: Path) -> Session:
+    client = LanguageClient("cardsmith-test", "1")
+    session = Session(client)
+
+    @client.feature(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def on_diagnostics(params: T.PublishDiagnosticsParams):
+        session.diagnostics[params.uri] = list(params.diagnostics)
+        session.arrived.set()
+
+    @client.feature(T.WINDOW_LOG_MESSAGE)
+    def on_log(params: T.LogMessageParams):
+        session.logs.append(params.message)
+
+    await client.start_io(sys.executable, "-m", "cardsmith.interpreter.cli", "lsp")
+    result = await session.ask(client.initialize_async(T.InitializeParams(
+        capabilities=T.ClientCapabilities(), root_uri=from_fs_path(str(folder)), process_id=os.getpid())))
+    caps = result.capabilities
+    assert caps.hover_provider and caps.definition_provider and caps.references_provider
+    assert caps.rename_provider and caps.completion_provider and caps.document_symbol_provider
+    assert caps.document_formatting_provider
+    client.initialized(T.InitializedParams())
+    return session
+
+
+def _change(client, uri: str, version: int, text: str) -> None:
+    client.text_document_did_change(T.DidChangeTextDocumentParams(
+        text_document=T.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[T.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
+def _same(server: list[T.Diagnostic], expected: list[T.Diagnostic]) -> None:
+    shown = lambda ds: [(d.code, d.range, d.message, d.severity) for d in ds]  # noqa: E731
+    assert shown(server) == shown(expected)
+
+
+def _apply(text: str, edits: list[T.TextEdit]) -> str:
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    def offset(p: T.Position) -> int:
+        line, column = from_position(text, p)
+        return offsets[line - 1] + column - 1
+    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        text = text[:offset(edit.range.start)] + edit.new_text + text[offset(edit.range.end):]
+    return text
+
+
+def test_an_editing_session(tmp_path):
+    asyncio.run(asyncio.wait_for(_session(tmp_path), 10 * WAIT))
+
+
+async def _session(tmp_path: Path) -> None:
+    (tmp_path / "lib.cards").write_text(LIB, encoding="utf-8")
+    game_path = tmp_path / "game.cards"
+    game_path.write_text(GAME, encoding="utf-8")
+    uri, lib_uri = from_fs_path(str(game_path)), from_fs_path(str(tmp_path / "lib.cards"))
+    session = await _start(tmp_path)
+    client = session.client
+    try:
+        # 1. open a game that checks: no diagnostics
+        client.text_document_did_open(T.DidOpenTextDocumentParams(
+            text_document=T.TextDocumentItem(uri=uri, language_id="cards", version=1, text=GAME)))
+        assert await session.published(uri) == []
+
+        # 2. a misspelt zone: the checker's diagnostic, with its range, code and hint
+        broken = GAME.replace("move top card of box to p's deck", "move top card of bx to p's deck")
+        _change(client, uri, 2, broken)
+        got = await session.published(uri, lambda ds: bool(ds))
+        _, diags, _ = check_source(Source(str(game_path), broken))
+        _same(got, [to_lsp(d, broken) for d in diags])
+        first = got[0]
+        assert first.code == "E0201" and first.source == "cardsmith"
+        assert first.range.start == where(broken, "bx", "move top card of bx")
+        assert first.range.end.character == first.range.start.character + 2
+        assert "hint: did you mean 'box'?" in first.message
+
+        # 3. a syntax error while typing: reported, and the rest of the file still answers
+        typing = GAME.replace("    shuffle box\n", "    shuffle box (\n")
+        _change(client, uri, 3, typing)
+        got = await session.published(uri, lambda ds: bool(ds))
+        _, diags, _ = check_source(Source(str(game_path), typing))
+        _same(got, [to_lsp(d, typing) for d in diags])
+        assert got[0].code.startswith("E00")
+        found = await session.ask(client.text_document_definition_async(T.DefinitionParams(
+            text_document=T.TextDocumentIdentifier(uri), position=where(typing, "total", "let gained be total"))))
+        assert [loc.range.start for loc in found] == [where(typing, "total", "define total")]
+
+        # 4. mended: the diagnostics are cleared
+        _change(client, uri, 4, GAME)
+        assert await session.published(uri) == []
+
+        # 5. hover: a zone declared in the imported file, a field with its doc, a define's type, a card
+        doc = T.TextDocumentIdentifier(uri)
+        hover = await session.ask(client.text_document_hover_async(T.HoverParams(
+            text_document=doc, position=where(GAME, "deck", "move top card of box to p's deck"))))
+        assert 'zone deck: per player, ordered, hidden "Your draw pile."' in hover.contents.value
+        assert "Your draw pile." in hover.contents.value.split("```")[-1]
+        hover = await session.ask(client.text_document_hover_async(T.HoverParams(
+            text_document=doc, position=where(GAME, "worth", "sum(worth"))))
+        assert "worth: number = 1" in hover.contents.value and "field of Gem" in hover.contents.value
+        assert "What the gem scores." in hover.contents.value
+        hover = await session.ask(client.text_document_hover_async(T.HoverParams(
+            text_document=doc, position=where(GAME, "total", "let gained be total"))))
+        assert "define" in hover.contents.value and "gives a number" in hover.contents.value
+        hover = await session.ask(client.text_document_hover_async(T.HoverParams(
+            text_document=doc, position=where(GAME, "gained", "add gained"))))
+        assert "local" in hover.contents.value and "a number" in hover.contents.value
+        hover = await session.ask(client.text_document_hover_async(T.HoverParams(
+            text_document=doc, position=where(GAME, "Ruby", '"Ruby"'))))
+        assert "Gem in box, 4 copies" in hover.contents.value and "| worth | 3 |" in hover.contents.value
+        nothing = await session.ask(client.text_document_hover_async(T.HoverParams(
+            text_document=doc, position=where(GAME, "shuffle", "shuffle box"))))
+        assert nothing is None
+
+        # 6. go to definition across files
+        found = await session.ask(client.text_document_definition_async(T.DefinitionParams(
+            text_document=doc, position=where(GAME, "refill", "        refill(p)"))))
+        assert [(loc.uri, loc.range.start) for loc in found] == [(lib_uri, where(LIB, "refill", "procedure refill"))]
+
+        # 7. find references: every use of the zone `deck`, in both files
+        refs = await session.ask(client.text_document_references_async(T.ReferenceParams(
+            text_document=doc, position=where(GAME, "deck", "to p's deck"),
+            context=T.ReferenceContext(include_declaration=True))))
+        assert sorted((r.uri == lib_uri, r.range.start.line) for r in refs) == [
+            (False, 29), (True, 1), (True, 6), (True, 7)]
+
+        # 8. completion after `p's`: the per-player zones and the player attributes
+        typed = GAME.replace("        add gained to p's score\n", "        add gained to p's \n")
+        _change(client, uri, 5, typed)
+        await session.published(uri, lambda ds: True)
+        listed = await session.ask(client.text_document_completion_async(T.CompletionParams(
+            text_document=doc, position=T.Position(where(typed, "p's", "add gained to p's").line, len("        add gained to p's ")))))
+        labels = {item.label for item in listed.items}
+        assert {"deck", "hand", "score"} <= labels and "box" not in labels and "refill" not in labels
+        _change(client, uri, 6, GAME)
+        assert await session.published(uri) == []
+
+        # 9. rename a procedure everywhere; a word of the language is refused
+        edit = await session.ask(client.text_document_rename_async(T.RenameParams(
+            text_document=doc, position=where(GAME, "refill", "        refill(p)"), new_name="top_up")))
+        assert sorted(edit.changes) == sorted([uri, lib_uri])
+        renamed = _apply(GAME, edit.changes[uri])
+        renamed_lib = _apply(LIB, edit.changes[lib_uri])
+        assert renamed.count("top_up(p)") == 2 and "refill" not in renamed + renamed_lib
+        assert "procedure top_up(p):" in renamed_lib
+        (tmp_path / "lib.cards").write_text(renamed_lib, encoding="utf-8")
+        _, diags, _ = check_source(Source(str(game_path), renamed))
+        assert diags == []
+        with pytest.raises(Exception, match="word of the language"):
+            await session.ask(client.text_document_rename_async(T.RenameParams(
+                text_document=doc, position=where(GAME, "total", "define total"), new_name="shuffle")))
+        (tmp_path / "lib.cards").write_text(LIB, encoding="utf-8")
+
+        # 10. the outline
+        outline = await session.ask(client.text_document_document_symbol_async(
+            T.DocumentSymbolParams(text_document=doc)))
+        names = [(s.name, s.kind) for s in outline]
+        assert ("Colour", T.SymbolKind.Enum) in names and ("Gem", T.SymbolKind.Class) in names
+        assert ("total", T.SymbolKind.Function) in names and ("Score", T.SymbolKind.Namespace) in names
+        gem = next(s for s in outline if s.name == "Gem" and s.kind == T.SymbolKind.Class)
+        assert [c.name for c in gem.children] == ["colour", "worth"]
+
+        # 11. formatting is `cardsmith fmt`
+        messy = GAME.replace("    players: 2 to 2", "    players:2 to 2").replace("| name       |", "|name|")
+        _change(client, uri, 7, messy)
+        await session.published(uri, lambda ds: True)
+        edits = await session.ask(client.text_document_formatting_async(T.DocumentFormattingParams(
+            text_document=doc, options=T.FormattingOptions(tab_size=4, insert_spaces=True))))
+        assert _apply(messy, edits) == format_text(messy) == format_text(GAME)
+
+        # 12. garbage: every request still answers, nothing crashes
+        for version, text in enumerate(['game "x', "(((( [[ \n\t)\x00 '\n", "card type :\n  | |\n", ""], 8):
+            _change(client, uri, version, text)
+            await session.published(uri, lambda ds: True)
+            for pos in (T.Position(0, 0), T.Position(0, 3), T.Position(5, 1)):
+                await session.ask(client.text_document_hover_async(T.HoverParams(text_document=doc, position=pos)))
+                await session.ask(client.text_document_definition_async(T.DefinitionParams(text_document=doc, position=pos)))
+                await session.ask(client.text_document_completion_async(T.CompletionParams(text_document=doc, position=pos)))
+            await session.ask(client.text_document_document_symbol_async(
+                T.DocumentSymbolParams(text_document=doc)))
+            await session.ask(client.text_document_formatting_async(T.DocumentFormattingParams(
+                text_document=doc, options=T.FormattingOptions(tab_size=4, insert_spaces=True))))
+        assert not [m for m in session.logs if "failed" in m], session.logs
+    finally:
+        await asyncio.wait_for(client.shutdown_async(None), WAIT)
+        client.exit(None)
+        await asyncio.wait_for(client.stop(), WAIT)
+
+
+# ---------------------------------------------------------------- the pieces, without a server
+
+
+def test_positions_count_utf16_units():
+    text = 'say "🂡 ace"\nmove x'
+    # the card character is one character in a Span and two UTF-16 units in LSP
+    rng = span_range(text, Span("g.cards", 1, 8, 1, 11), "utf-16")
+    assert (rng.start.character, rng.end.character) == (8, 11)
+    assert span_range(text, Span("g.cards", 1, 8, 1, 11), "utf-32").start.character == 7
+    assert from_position(text, T.Position(0, 8)) == (1, 8)
+    assert position(text, 2, 6) == T.Position(1, 5)
+
+
+@pytest.mark.parametrize("path", sorted([*ROOT.glob("games/*.cards"), *ROOT.glob("tests/games/*.cards")]),
+                         ids=lambda p: p.name)
+def test_every_declared_name_of_every_game_is_found_where_it_is_declared(path):
+    text = path.read_text(encoding="utf-8")
+    index = build(str(path), text)
+    project = Project(index, {str(path): index})
+    declared = [s for s in index.all_symbols() if s.kind in (
+        "zone", "procedure", "define", "event", "enum", "member", "card type", "field", "player attribute",
+        "game attribute", "keyword", "die", "card")]
+    assert declared or path.name.endswith(".scenarios.cards")
+    for s in declared:
+        found = features.definitions(project, str(path), s.line, s.column)
+        assert any((d.line, d.column) == (s.line, s.column) for d in found), (s.kind, s.name, s.line)
+        refs = features.references(project, str(path), s.line, s.column)
+        assert any((r.line, r.column) == (s.line, s.column) for r in refs)
+        assert all(r.name == s.name for r in refs)
