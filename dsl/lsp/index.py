@@ -202,8 +202,11 @@ def _fields(body, kind: str, path: str, container: str, text: str) -> list[Symbo
         t = ln.tokens
         if (ln.level == 1 and len(t) > 2 and t[0].kind == "name" and t[0].text not in _NOT_FIELD
                 and (t[1].text == ":" or (t[1].kind == "string" and len(t) > 3 and t[2].text == ":"))):
-            docs = [unquote(d.tokens[0].text) for d in body[i + 1:i + 4]
-                    if d.level == 2 and d.tokens and d.tokens[0].kind == "string"]
+            docs = []
+            for d in body[i + 1:]:          # the doc lines indented under the field
+                if d.level != 2 or len(d.tokens) != 1 or d.tokens[0].kind != "string":
+                    break
+                docs.append(unquote(d.tokens[0].text))
             out.append(_sym(t[0].text, kind, path, t[0], container=container,
                             detail=_line_text(text, t[0].line), docs=docs, first_line=t[0].line,
                             last_line=t[0].line))
