@@ -13,6 +13,7 @@ import pytest
 
 from cardsmith.dsl.loader import load_game, load_text
 from cardsmith.dsl.publish import diagrams as D
+from cardsmith.dsl.publish.layout import zone_label
 from cardsmith.interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,11 +96,12 @@ round "Round":
 
 def test_space_war_zones_show_every_move_with_its_rule(space_war):
     es = {(a.split("\\n")[0], b.split("\\n")[0]): lab for a, b, lab in edges(D.dot_source(space_war.decls, "zones"))}
+    z = {name: zone_label(space_war.decls, name) for name in space_war.decls.zones}     # display names
     assert es[("box", "deck")] == "setup"
-    assert es[("box", "powers")] == "setup"
-    assert es[("discard", "deck")] == "Refill\\n“Regeneration”: when leader\\nvictory"
-    assert "Capture" in es[("battlefield", "discard")]
-    assert "step “War”" in es[("battlefield", "aside")]
+    assert es[("box", z["powers"])] == "setup"
+    assert es[(z["discard"], "deck")] == "Refill\\n“Regeneration”: when leader\\nvictory"
+    assert "Capture" in es[("battlefield", z["discard"])]
+    assert "step “War”" in es[("battlefield", z["aside"])]
     assert "Add face down" in es[("deck", "battlefield")] and "Reveal top" in es[("deck", "battlefield")]
 
 
@@ -188,3 +190,16 @@ def test_the_numbered_zone_diagram_lists_what_each_number_stands_for(space_war):
     assert sorted(int(lab) for _, _, lab in labelled) == [i for i, *_ in flows]
     assert (flows[0][1], flows[0][2]) == ("box", "deck") and flows[0][3] == ["setup"]
     assert any(src == "battlefield" and dst == "discard" for _, src, dst, _ in flows)
+
+
+def test_a_procedure_given_zones_moves_cards_between_those_zones():
+    """`place(p, column)` called for each column of a defined list: its move is an arrow from
+    the deck to each column, not one from nowhere."""
+    game = load_game(str(ROOT / "games" / "battlefield_space.cards"))
+    zd = D.ZoneDiagram(game.decls, numbered=True)
+    zd.build()
+    flows = {(src, dst): rules for _, src, dst, rules in zd.flows()}
+    for column in ("left_column", "centre_column", "right_column"):
+        assert "Place face down" in flows[("deck", column)]
+        assert ("hand", column) in flows and (column, "graveyard") in flows
+    assert not any(src == D.ELSEWHERE and "Settle" in rules for (src, _), rules in flows.items())

@@ -32,6 +32,7 @@ from ..bounds import GRAPHVIZ_SECONDS, MAX_DIAGRAM_NODES
 from . import apart
 from . import english as E
 from . import errors as X
+from .layout import zone_label
 
 FONT = "DejaVu Sans"
 GRAPH_ATTR = {"fontname": FONT, "fontsize": "11", "rankdir": "TB", "compound": "true",
@@ -474,10 +475,11 @@ ELSEWHERE = "(where the card is)"
 class ZoneDiagram:
     """Zones as nodes, `move` statements as edges labelled with the rule that moves the cards."""
 
-    def __init__(self, decls, numbered: bool = False):
+    def __init__(self, decls, numbered: bool = False, rankdir: str = "LR"):
         self.d = decls
         self.moves: dict[tuple[str, str], list[str]] = {}
         self.numbered = numbered     # edges carry a number; flows() lists what each number stands for
+        self.rankdir = rankdir       # LR (the default) or TB, whichever prints larger
 
     def zone(self, e, env: dict) -> str | None:
         """The declared zone an expression names (`p's deck`, `every fire`, `box`)."""
@@ -490,6 +492,20 @@ class ZoneDiagram:
             if e.name in self.d.zones:
                 return e.name
         return None
+
+    def zones_of(self, e, env: dict, seen: tuple = ()) -> list[str]:
+        """The zones an expression that names zones may be: `p's deck`, a list of them, a value
+        defined as one (`define line(p) as [p's left, p's right]`), a name bound to them."""
+        z = self.zone(e, env)
+        if z is not None:
+            return [z]
+        if isinstance(e, A.Name) and e.name in env:
+            return list(env[e.name])
+        if isinstance(e, A.ListExpr):
+            return list(dict.fromkeys(x for i in e.items for x in self.zones_of(i, env, seen)))
+        if isinstance(e, A.Call) and e.name in self.d.defines and e.name not in seen:
+            return self.zones_of(self.d.defines[e.name].expr, {}, seen + (e.name,))
+        return []
 
     def sources(self, e, env: dict) -> list[str]:
         """The zones the cards of `e` come from ([] when the rules do not say)."""
@@ -506,15 +522,21 @@ class ZoneDiagram:
             return list(env[e.name])
         return []
 
-    def walk(self, body, rule: str, env: dict) -> None:
+    def walk(self, body, rule: str, env: dict, calls: tuple = ()) -> None:
         for st in body:
             if isinstance(st, A.MoveStmt):
-                dst = self.zone(st.to, env)
-                if dst is not None:
+                for dst in self.zones_of(st.to, env):
                     for src in self.sources(st.what, env) or [ELSEWHERE]:
                         rules = self.moves.setdefault((src, dst), [])
                         if rule not in rules:
                             rules.append(rule)
+            elif isinstance(st, A.CallStmt) and st.name in self.d.procedures and st.name not in calls:
+                # a procedure given zones (`place_face_down(p, column)`): its moves, with those zones
+                proc = self.d.procedures[st.name]
+                bound = {p: self.zones_of(a, env) or self.sources(a, env) for p, a in zip(proc.params, st.args)}
+                bound = {p: z for p, z in bound.items() if z}
+                if bound:
+                    self.walk(proc.body, E.title(st.name), bound, calls + (st.name,))
             elif isinstance(st, (A.LetStmt, A.ChooseStmt, A.SecretStmt)):
                 value = st.value if isinstance(st, A.LetStmt) else st.options
                 found = self.sources(value, env)
@@ -523,12 +545,12 @@ class ZoneDiagram:
                 elif st.name in env:
                     del env[st.name]
             elif isinstance(st, A.ForStmt):
-                found = self.sources(st.coll, env)
+                found = self.sources(st.coll, env) or self.zones_of(st.coll, env)
                 if found:
                     env[st.name] = found
             inner_rule = f"{st.kind} {E.quote(st.name)}" if isinstance(st, A.StepStmt) else rule
             for b in E.blocks_of(st):
-                self.walk(b, inner_rule, dict(env))
+                self.walk(b, inner_rule, dict(env), calls)
 
     def known_places(self, condition) -> dict:
         """Names a trigger's condition places in a zone: `card is in cards in your discard`."""
@@ -565,15 +587,23 @@ class ZoneDiagram:
             self.abilities(E.quote(cd.name), cd.abilities)
         for kw in d.keywords.values():
             self.abilities(f"keyword {kw.name}", kw.abilities)
+        # a procedure walked alone does not know the zones its callers give it: where a call
+        # told them, its moves "from where the card is" are known better
+        for (src, dst), rules in list(self.moves.items()):
+            if src == ELSEWHERE:
+                known = {r for (s2, d2), rs in self.moves.items() if s2 != ELSEWHERE and d2 == dst for r in rs}
+                rules[:] = [r for r in rules if r not in known]
+                if not rules:
+                    del self.moves[(src, dst)]
         title = (d.game.title if d.game else "the game") + ": where the cards go"
-        g = graphviz.Digraph("zones", graph_attr=dict(GRAPH_ATTR, rankdir="LR", label=label(title, 60, 2),
+        g = graphviz.Digraph("zones", graph_attr=dict(GRAPH_ATTR, rankdir=self.rankdir, label=label(title, 60, 2),
                                                       labelloc="t"),
                              node_attr=NODE_ATTR, edge_attr=EDGE_ATTR)
         fills = {"hidden": "#d9d9d9", "owner": "#eef3d6", "public": "#ffffff"}
         for z in d.zones.values():
             whose = "each player" if z.per_player else "shared"
             seen = {"hidden": "hidden", "owner": "owner only", "public": "public"}[z.visibility]
-            g.node(f"z_{z.name}", f"{graphviz.escape(E.human(z.name))}\\n({whose}, {seen})",
+            g.node(f"z_{z.name}", f"{graphviz.escape(zone_label(d, z.name))}\\n({whose}, {seen})",
                    shape="box3d" if z.per_player else "box", style="filled", fillcolor=fills[z.visibility])
         if any(src == ELSEWHERE for src, _ in self.moves):
             g.node("z__elsewhere", ELSEWHERE, shape="plaintext")

@@ -331,7 +331,8 @@ class BookBuilder:
         if per:
             texts.append("Each player has " + E.join_and([E.article(zl(d, z.name)) for z in per]) + ".")
         if shared:
-            texts.append("All players share " + E.join_and([f"the {zl(d, z.name)}" for z in shared]) + ".")
+            everyone = "Both players share " if self.game.max_players == 2 else "All players share "
+            texts.append(everyone + E.join_and([f"the {zl(d, z.name)}" for z in shared]) + ".")
         table.blocks.append(prose(texts))
         stem = Path(self.game.path).stem
         svg = L.table_svg(d, ["Each player"], None, caption_players=False)
@@ -501,7 +502,7 @@ class BookBuilder:
         sec.blocks.append(prose(texts))
         if "phases-overview" in self.diagrams:
             sec.blocks.append(self.diagram("phases-overview", "The turn structure at a glance: each step is one "
-                                           "box here, and drawn in full in its own section"))
+                                           "box here; a step with a flow of its own is drawn in full in its section"))
         else:
             sec.blocks.append(self.diagram("phases", "The turn structure: rounds, phases and steps in the order "
                                            "they are played"))
@@ -944,10 +945,10 @@ def print_scale(svg: str | None) -> float:
     return min(1.0, PAGE_ROOM[0] / max(w, 1), PAGE_ROOM[1] / max(h, 1))
 
 
-def _sources(game: Game) -> dict:
+def _sources(game: Game, rankdir: str = "LR") -> dict:
     """kind -> (DOT, boxes): the two diagrams of the game, the zones with numbered flows."""
     def both():
-        zd = D.ZoneDiagram(game.decls, numbered=True)
+        zd = D.ZoneDiagram(game.decls, numbered=True, rankdir=rankdir)
         zones = zd.build().source
         boxes = len(game.decls.zones) + (1 if any(src == D.ELSEWHERE for src, _ in zd.moves) else 0)
         return {"phases": D.diagram_source(game.decls, "phases"), "zones": (zones, boxes)}, zd.flows()
@@ -977,6 +978,11 @@ def make_diagrams(game: Game, out_dir: Path | None) -> tuple[dict, list[str]]:
     sources, flows = _sources(game)
     for kind in D.KINDS:
         info[kind] = _draw(game, kind, *sources[kind])
+    zones = info["zones"].get("svg_text")
+    if zones and print_scale(zones) < SMALLEST_SCALE:    # a long chain of zones prints larger top to bottom
+        other = _draw(game, "zones", *_sources(game, "TB")[0]["zones"])
+        if other.get("svg_text") and print_scale(other["svg_text"]) > print_scale(zones):
+            info["zones"] = other
     if info["phases"].get("svg_text") and print_scale(info["phases"]["svg_text"]) < SMALLEST_SCALE:
         for key, source, boxes in _phase_parts(game):
             info[f"phases-{key}"] = _draw(game, f"phases-{key}", source, boxes)
