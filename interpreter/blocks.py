@@ -34,11 +34,16 @@ class Snippet:
     ("gotow", box, indent)  the same, after a primitive that watched (the loop checks)
     ("watch", expr, indent) `_w = expr`, and leave the block if it set brk or dirtied a check
     ("retw", None, indent)  leave the block as after a primitive that watched
+    ("call", (code id, name, span ref), indent)  call a procedure with the env `_i`: a frame
+                            pushed, or, when its code is `flat`, run to its end right here
     `ends`: control never falls through (an unconditional jump). `pc`: the instruction calls
     the machine (a primitive, a push, a decision) and needs `fr.pc` set past it first."""
     lines: tuple
     ends: bool = False
     pc: bool = True
+    # what the instruction may do to the run, for `flat`: (the state parts it may dirty, the
+    # built-in events it may announce), or None when it may push a frame, ask or end the game
+    effect: tuple | None = None
 
 
 def jump_targets(code) -> frozenset:
@@ -51,6 +56,43 @@ def jump_targets(code) -> frozenset:
     return frozenset(found)
 
 
+def flat(program, code_id: int) -> int | None:
+    """The most instructions procedure `code_id` can run, when it can run to its end without
+    the run loop: straight code (no jump back, so its steps are bounded by its length) whose
+    every instruction has a snippet that cannot push a frame, ask, end the game, announce an
+    event something listens to or change what an end check reads, and whose calls are to such
+    procedures, not replaced by an `instead of`. None otherwise. Such a call costs one Python
+    call instead of a frame's trip through the run loop; the steps count the same."""
+    cache = program.__dict__.setdefault("_flat", {})
+    if code_id in cache:
+        return cache[code_id]
+    cache[code_id] = None           # a procedure that calls itself is not flat
+    code = program.codes[code_id]
+    mask = program.check_mask if program.end_checks else 0
+    listened = set(program.triggers) | set(program.windows_after) | set(program.replacements)
+    total = 0
+    for pc, snip in enumerate(code.srcs):
+        if snip is None:
+            return None
+        for part in code.descs[pc] or ():
+            if isinstance(part, list) and len(part) == 1 and isinstance(part[0], int) and part[0] <= pc:
+                return None         # a jump back: a loop
+        total += 1
+        for line in snip.lines:
+            if not isinstance(line, str) and line[0] == "call":
+                callee, name, _ = line[1]
+                inner = None if name in program.replacements else flat(program, callee)
+                if inner is None:
+                    return None
+                total += inner
+        if snip.effect is None and not any(not isinstance(line, str) and line[0] == "call" for line in snip.lines):
+            return None
+        if snip.effect is not None and (snip.effect[0] & mask or set(snip.effect[1]) & listened):
+            return None
+    cache[code_id] = total
+    return total
+
+
 def block(program, code, pc: int):
     """The function running `code` from `pc` to the end of its basic block; its size in
     instructions is `code.sizes[pc]` once built."""
@@ -60,9 +102,10 @@ def block(program, code, pc: int):
     if targets is None:
         targets = code.__dict__["_targets"] = jump_targets(code)
     name = pool.fresh_name(f"b{code.id}_{pc}_")
-    out = [f"def {name}(m, fr):", "    env = fr.env", "    try:"]
+    out = [f"def {name}(m, fr):", "    env = fr.env", "    _s = 0", "    try:"]
     pad = "        "
     k = 0
+    extra = 0       # the most steps the flat procedures this block calls can run
     p = pc
     n = len(code.ops)
     while p < n:
@@ -73,8 +116,8 @@ def block(program, code, pc: int):
             op = pool.ref(code.ops[p], "op")
             out += [f"{pad}fr.pc = {p + 1}",
                     f"{pad}_w = {op}(m, fr)",
-                    f"{pad}if _w and (m.brk or m.dirty & {mask}): return -{k}",
-                    f"{pad}if fr.pc != {p + 1}: return {k}"]
+                    f"{pad}if _w and (m.brk or m.dirty & {mask}): return -{k} - _s",
+                    f"{pad}if fr.pc != {p + 1}: return {k} + _s"]
             ends = False
         else:
             if snip.pc:
@@ -86,13 +129,25 @@ def block(program, code, pc: int):
                 what, arg, indent = line
                 ind = pad + indent
                 if what == "goto":
-                    out += [f"{ind}fr.pc = {arg[0]}", f"{ind}return {k}"]
+                    out += [f"{ind}fr.pc = {arg[0]}", f"{ind}return {k} + _s"]
                 elif what == "gotow":
-                    out += [f"{ind}fr.pc = {arg[0]}", f"{ind}return -{k}"]
+                    out += [f"{ind}fr.pc = {arg[0]}", f"{ind}return -{k} - _s"]
                 elif what == "retw":
-                    out.append(f"{ind}return -{k}")
+                    out.append(f"{ind}return -{k} - _s")
                 elif what == "watch":
-                    out += [f"{ind}_w = {arg}", f"{ind}if _w and (m.brk or m.dirty & {mask}): return -{k}"]
+                    out += [f"{ind}_w = {arg}", f"{ind}if _w and (m.brk or m.dirty & {mask}): return -{k} - _s"]
+                elif what == "call":
+                    callee, proc, span = arg
+                    steps = None if proc in program.replacements else flat(program, callee)
+                    if steps is not None:
+                        extra += steps
+                        out.append(f"{ind}_s += m.call_flat({callee}, _i)")
+                    else:
+                        out += [f"{ind}if {proc!r} in m.prog.replacements:",
+                                f"{ind}    if '$replaced' in env: _i['$replaced'] = env['$replaced']",
+                                f"{ind}    if m.replace({proc!r}, _i, {span}): return -{k} - _s",
+                                f"{ind}_w = m.push({callee}, _i)",
+                                f"{ind}if _w and (m.brk or m.dirty & {mask}): return -{k} - _s"]
                 else:       # pragma: no cover - a compiler bug, not a file's
                     raise ValueError(f"unknown snippet directive {what!r}")
             ends = snip.ends
@@ -100,8 +155,10 @@ def block(program, code, pc: int):
         if ends or p in targets:
             break
     if not (code.srcs[p - 1] is not None and code.srcs[p - 1].ends):
-        out += [f"{pad}fr.pc = {p}", f"{pad}return {k}"]
-    out += ["    except BaseException:", "        m.at = _p", "        raise"]
+        out += [f"{pad}fr.pc = {p}", f"{pad}return {k} + _s"]
+    out += ["    except BaseException:",
+            f"        if m.at is None: m.at = ({code.id}, _p)",     # the innermost block's, for a flat call's
+            "        raise"]
     fn = pool.compile("\n".join(out) + "\n", name, code.name)
-    code.sizes[pc] = k
+    code.sizes[pc] = k + extra
     return fn

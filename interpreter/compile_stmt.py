@@ -16,10 +16,13 @@ from cardsmith.dsl import ast as A
 from cardsmith.dsl.registry import STATEMENT, dispatch
 from cardsmith.dsl.types import ANY, PLAYER, Scope, is_list
 
+from cardsmith.dsl.registry import ELIMINATED, FLIPPED, MOVED, REVEALED, STEP_ENDED, STEP_STARTED, TURN_STARTED
+
 from .blocks import Snippet
 from .compile_expr import no_zone
 from .errors import RuleError
 from .gen_expr import Gen
+from .reads import ATTRS, OUT, ZONES
 
 
 @dataclass
@@ -80,7 +83,7 @@ def _jump(target_box):
 
 
 def _goto(box) -> Snippet:
-    return Snippet((("goto", box, ""),), ends=True, pc=False)
+    return Snippet((("goto", box, ""),), ends=True, pc=False, effect=(0, ()))
 
 
 def skip_step(m, kind: str, name: str, span) -> None:
@@ -137,7 +140,7 @@ class StmtCompiler:
                        f"    _k = {self.gx(s.to, ctx, g)}",
                        f"    if _k is None: _raise_no_zone({self.k(s.to.span)})",
                        ("watch", f"m.move(_c if isinstance(_c, list) else [_c], _k, {place!r}, {face!r}, "
-                                 f"{self.k(span)})", "    ")))
+                                 f"{self.k(span)})", "    ")), effect=(ZONES, (MOVED, REVEALED)))
         ctx.code.emit(move, span, ("move", s.what, " → ", f"{s.place} of " if s.place else "", s.to,
                                    f" face {face}" if face else ""), src)
 
@@ -152,7 +155,7 @@ class StmtCompiler:
             return m.shuffle(key, span)
         src = Snippet((f"_k = {self.gx(s.zone, ctx, Gen())}",
                        f"if _k is None: _raise_no_zone({self.k(s.zone.span)})",
-                       ("watch", f"m.shuffle(_k, {self.k(span)})", "")))
+                       ("watch", f"m.shuffle(_k, {self.k(span)})", "")), effect=(ZONES, ()))
         ctx.code.emit(shuffle, span, ("shuffle", s.zone), src)
 
     def s_FlipStmt(self, s, ctx):
@@ -167,7 +170,8 @@ class StmtCompiler:
             return m.flip(cards if isinstance(cards, list) else [cards], up, span)
         src = Snippet((f"_c = {self.gx(s.what, ctx, Gen())}",
                        "if _c is not None:",
-                       ("watch", f"m.flip(_c if isinstance(_c, list) else [_c], {up!r}, {self.k(span)})", "    ")))
+                       ("watch", f"m.flip(_c if isinstance(_c, list) else [_c], {up!r}, {self.k(span)})", "    ")),
+                      effect=(ZONES, (FLIPPED, REVEALED)))
         ctx.code.emit(flip, span, ("flip", s.what, f" face {s.face}"), src)
 
     def _setter(self, target, ctx):
@@ -264,7 +268,7 @@ class StmtCompiler:
             lines.append(f"if _v is not None and _v > {hi!r}: _v = {hi!r}")
         lines.append(("watch", f"m.assign({kind_s!r}, {owner_src if owner_src is not None else 'None'}, "
                                f"{name_s!r}, _v, {self.k(span)})", ""))
-        src = Snippet(tuple(lines)) if all(isinstance(b, int) for b in (lo, hi) if b is not None) else None
+        src = Snippet(tuple(lines), effect=(ATTRS, ())) if all(isinstance(b, int) for b in (lo, hi) if b is not None) else None
         ctx.code.emit(assign, span, (mode, target, " ← " if mode == "set" else " += " if mode == "add" else " -= ",
                                      value), src)
 
@@ -285,7 +289,7 @@ class StmtCompiler:
         def let(m, fr):
             env = fr.env
             env[n] = v(m, env)
-        src = Snippet((f"env[{n!r}] = {self.gx(s.value, ctx, Gen())}",), pc=False)
+        src = Snippet((f"env[{n!r}] = {self.gx(s.value, ctx, Gen())}",), pc=False, effect=(0, ()))
         ctx.code.emit(let, s.span, ("let", n, " ← ", s.value), src)
 
     def s_ChooseStmt(self, s, ctx):
@@ -320,7 +324,7 @@ class StmtCompiler:
             if not fr.env.pop(var):
                 fr.pc = end[0]
         ctx.code.emit(skip_unless, span, ("jump_if_not", var, " → ", end),
-                      Snippet((f"if not env.pop({var!r}):", ("goto", end, "    ")), pc=False))
+                      Snippet((f"if not env.pop({var!r}):", ("goto", end, "    ")), pc=False, effect=(0, ())))
         self.block(s.body, ctx)
         end[0] = ctx.code.here()
 
@@ -344,7 +348,8 @@ class StmtCompiler:
     def s_EliminateStmt(self, s, ctx):
         p, span = self.cx(s.player, ctx), s.span
         ctx.code.emit(lambda m, fr: m.eliminate(p(m, fr.env), span), span, ("eliminate", s.player),
-                      Snippet((("watch", f"m.eliminate({self.gx(s.player, ctx, Gen())}, {self.k(span)})", ""),)))
+                      Snippet((("watch", f"m.eliminate({self.gx(s.player, ctx, Gen())}, {self.k(span)})", ""),),
+                              effect=(OUT, (ELIMINATED,))))
 
     def s_WinStmt(self, s, ctx):
         p, span = self.cx(s.player, ctx), s.span
@@ -359,7 +364,7 @@ class StmtCompiler:
     def s_SayStmt(self, s, ctx):
         text, span = s.text, s.span
         ctx.code.emit(lambda m, fr: m.say(text, fr.env, span), span, ("say", quote(text)),
-                      Snippet((f"m.say({self.k(text)}, env, {self.k(span)})",), pc=False))
+                      Snippet((f"m.say({self.k(text)}, env, {self.k(span)})",), pc=False, effect=(0, ())))
 
     def s_CallStmt(self, s, ctx):
         proc = self.d.procedures[s.name]
@@ -388,11 +393,7 @@ class StmtCompiler:
         src = Snippet((f"_i = {{{inner_src}}}",
                        "if '$you' in env: _i['$you'] = env['$you']",
                        "if '$this' in env: _i['$this'] = env['$this']",
-                       f"if {name!r} in m.prog.replacements:",
-                       "    if '$replaced' in env: _i['$replaced'] = env['$replaced']",
-                       ("watch", f"m.replace({name!r}, _i, {self.k(span)})", "    "),
-                       "    if _w:", ("retw", None, "        "),
-                       ("watch", f"m.push({code_id}, _i)", "")))
+                       ("call", (code_id, name, self.k(span)), "")))
         ctx.code.emit(call, s.span, ("call", f"{name}(", tuple(s.args), ")"), src)
 
     def s_RollStmt(self, s, ctx):
@@ -526,7 +527,8 @@ class StmtCompiler:
                 if not cond(m, fr.env):
                     fr.pc = nxt[0]
             ctx.code.emit(test, cond_e.span, ("jump_if_not", cond_e, " → ", nxt),
-                          Snippet((f"if not ({self.gx(cond_e, ctx, Gen())}):", ("goto", nxt, "    ")), pc=False))
+                          Snippet((f"if not ({self.gx(cond_e, ctx, Gen())}):", ("goto", nxt, "    ")), pc=False,
+                                  effect=(0, ())))
             self.block(body, ctx)
             end = [0]
             ends.append(end)
@@ -563,7 +565,7 @@ class StmtCompiler:
             env[idx] = 0
         ctx.code.emit(start, s.span, ("let", lst, " ← ", s.coll),
                       Snippet((f"env[{lst!r}] = list({self.g.collection(s.coll, ctx.sc, Gen())})",
-                               f"env[{idx!r}] = 0"), pc=False))
+                               f"env[{idx!r}] = 0"), pc=False, effect=(0, ())))
         head = ctx.code.here()
         end = [0]
 
@@ -586,7 +588,7 @@ class StmtCompiler:
                            f"    env[{idx!r}] = _i + 1",
                            "else:",
                            f"    env[{idx!r}] = _i",
-                           ("goto", end, "    ")), pc=False)
+                           ("goto", end, "    ")), pc=False, effect=(0, ()))
         else:
             src = Snippet((f"_i = env[{idx!r}]", f"_l = env[{lst!r}]", "_f = False",
                            "while _i < len(_l):",
@@ -596,7 +598,7 @@ class StmtCompiler:
                            "        _f = True",
                            "        break",
                            f"env[{idx!r}] = _i",
-                           "if not _f:", ("goto", end, "    ")), pc=False)
+                           "if not _f:", ("goto", end, "    ")), pc=False, effect=(0, ()))
         ctx.code.emit(step, s.span, ("for_next", f"{name} in {lst}", *((" where ", s.cond) if s.cond is not None else ()),
                                      "; none left → ", end), src)
         self._loop_body(ctx, s.body, head, end, s.span)
@@ -615,7 +617,7 @@ class StmtCompiler:
                 fr.pc = exit_box[0]
         ctx.code.emit(test, s.cond.span, ("jump_if" if until else "jump_if_not", s.cond, " → ", exit_box),
                       Snippet((f"if {'' if until else 'not '}({self.gx(s.cond, ctx, Gen())}):",
-                               ("goto", exit_box, "    ")), pc=False))
+                               ("goto", exit_box, "    ")), pc=False, effect=(0, ())))
         self._loop_body(ctx, s.body, head, exit_box, s.span)
 
     def s_TimesStmt(self, s, ctx):
@@ -626,7 +628,7 @@ class StmtCompiler:
             env = fr.env
             env[var] = count(m, env) or 0
         ctx.code.emit(start, s.span, ("let", var, " ← ", s.count),
-                      Snippet((f"env[{var!r}] = {self.gx(s.count, ctx, Gen())} or 0",), pc=False))
+                      Snippet((f"env[{var!r}] = {self.gx(s.count, ctx, Gen())} or 0",), pc=False, effect=(0, ())))
         head = ctx.code.here()
         exit_box = [0]
 
@@ -638,7 +640,7 @@ class StmtCompiler:
                 env[var] -= 1
         ctx.code.emit(test, s.span, ("count_down", var, "; at 0 → ", exit_box),
                       Snippet((f"if env[{var!r}] <= 0:", ("goto", exit_box, "    "), "else:", f"    env[{var!r}] -= 1"),
-                              pc=False))
+                              pc=False, effect=(0, ())))
         self._loop_body(ctx, s.body, head, exit_box, s.span)
 
     def s_StopStmt(self, s, ctx):
@@ -646,7 +648,7 @@ class StmtCompiler:
         span = s.span
         for _ in range(ctx.steps - depth):   # leave the steps opened inside the loop
             ctx.code.emit(lambda m, fr: m.end_step(span), span, ("end_step", "(left by stop)"),
-                          Snippet((("watch", f"m.end_step({self.k(span)})", ""),)))
+                          Snippet((("watch", f"m.end_step({self.k(span)})", ""),), effect=(0, (STEP_ENDED,))))
         box = [0]
         breaks.append(box)
         ctx.code.emit(_jump(box), span, ("jump", box, " (stop: out of the loop)"), _goto(box))
@@ -668,12 +670,12 @@ class StmtCompiler:
                       Snippet((f"if {name!r} in m.st.skips:",
                                f"    {self.k(skip_step)}(m, {kind!r}, {name!r}, {ks})",
                                ("gotow", after, "    "),
-                               ("watch", f"m.begin_step({kind!r}, {name!r}, {ks})", ""))))
+                               ("watch", f"m.begin_step({kind!r}, {name!r}, {ks})", "")), effect=(0, (STEP_STARTED,))))
         ctx.steps += 1
         self.block(s.body, ctx)
         ctx.steps -= 1
         ctx.code.emit(lambda m, fr: m.end_step(span), span, ("end_step", f"{kind} {quote(name)}"),
-                      Snippet((("watch", f"m.end_step({ks})", ""),)))
+                      Snippet((("watch", f"m.end_step({ks})", ""),), effect=(0, (STEP_ENDED,))))
         after[0] = ctx.code.here()
 
     def s_TurnStmt(self, s, ctx):
@@ -687,11 +689,12 @@ class StmtCompiler:
         ks = self.k(span)
         ctx.code.emit(begin, span, ("begin_turn", s.player, f" (active player before → {saved})"),
                       Snippet((f"env[{saved!r}] = m.st.active",
-                               ("watch", f"m.begin_turn({self.gx(s.player, ctx, Gen())}, {ks})", ""))))
+                               ("watch", f"m.begin_turn({self.gx(s.player, ctx, Gen())}, {ks})", "")),
+                              effect=(0, (TURN_STARTED,))))
         self.block(s.body, ctx)
         ctx.code.emit(lambda m, fr: m.end_turn(fr.env.pop(saved), span), span,
                       ("end_turn", f"(active player ← {saved})"),
-                      Snippet((f"m.end_turn(env.pop({saved!r}), {ks})",)))
+                      Snippet((f"m.end_turn(env.pop({saved!r}), {ks})",), effect=(0, ())))
 
     def s_SecretStmt(self, s, ctx):
         """Every player in turn makes a secret choice (seeing only their own view, and no other

@@ -162,6 +162,7 @@ class Pool:
         self.ns.update(HELPERS)
         self._by_id: dict = {}
         self._n = 0
+        self.sources: list[str] = []        # what was compiled, for tests/test_codegen.py and debugging
 
     def fresh_name(self, stem: str) -> str:
         self._n += 1
@@ -180,6 +181,7 @@ class Pool:
 
     def compile(self, source: str, name: str, label: str):
         """Compile generated `source` (built only from the checked model) and return `name`."""
+        self.sources.append(source)
         code = compile(source, f"<cardsmith {label}>", "exec")
         exec(code, self.ns)         # noqa: S102 -- generated from the checked model, see the module docstring
         return self.ns[name]

@@ -48,6 +48,9 @@ def _digits(number) -> str:
 
 
 class Machine(Triggers, Decisions):
+    # False runs every instruction as its closure, one at a time, as near the step bound: the
+    # definition the fused blocks are tested against (tests/test_codegen.py)
+    fused = True
     def __init__(self, program: Program, state: GameState, n_players: int, log: EventLog,
                  max_steps: int = DEFAULT_MAX_STEPS):
         self.prog = program
@@ -94,6 +97,7 @@ class Machine(Triggers, Decisions):
         code = None
         pc = 0
         prog = self.prog
+        fused = self.fused
         self.at = None
         try:
             while frames and st.pending is None and (st.result is None or self.scenario):
@@ -121,7 +125,7 @@ class Machine(Triggers, Decisions):
                     run = fast[pc]
                     if run is None:
                         run = fast[pc] = block(prog, code, pc)
-                    if steps + sizes[pc] <= limit:
+                    if fused and steps + sizes[pc] <= limit:
                         k = run(self, fr)
                         if k > 0:
                             steps += k
@@ -154,15 +158,15 @@ class Machine(Triggers, Decisions):
                         fast, sizes = code.fast, code.sizes
                         n = len(fast)
         except RuleError as err:
-            pc = self._failed_at(pc)
+            code, pc = self._failed_at(code, pc)
             raise GameAborted(err.code or "E0802", err.message, err.span or self.where(code, pc), err.hint) from None
         except RecursionError:
-            pc = self._failed_at(pc)
+            code, pc = self._failed_at(code, pc)
             raise GameAborted("E0803", "rules nested too deeply while running", self.where(code, pc),
                               "a value or procedure that uses itself never stops here: give it an 'if' that "
                               "stops before it uses itself again, or use repeat / for each") from None
         except MemoryError:
-            pc = self._failed_at(pc)
+            code, pc = self._failed_at(code, pc)
             # the backstop of interpreter/memory.py: the game outgrew MAX_GAME_MEMORY. Lift the
             # limit and drop the game's frames (their lists are what grew) before building the error.
             lift()
@@ -172,7 +176,7 @@ class Machine(Triggers, Decisions):
                               self.where(code, pc), "look for a rule that builds ever larger lists or texts, "
                               "or a game that never ends") from None
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as exc:
-            pc = self._failed_at(pc)
+            code, pc = self._failed_at(code, pc)
             # the checker should have caught this; still, the designer gets a located error, not a traceback
             raise GameAborted("E0804", f"this rule could not be carried out ({type(exc).__name__}: "
                               f"{str(exc)[:200]})", self.where(code, pc),
@@ -184,11 +188,40 @@ class Machine(Triggers, Decisions):
         if not frames and st.result is None and not self.scenario:
             self.win([], None, reason=self.when_done)
 
-    def _failed_at(self, pc: int) -> int:
+    def _failed_at(self, code, pc: int) -> tuple:
         """The instruction an error came from: a block names it in `self.at` (it may have run
-        several past the pc the loop called it at)."""
+        several past the pc the loop called it at, or be a flat procedure's, below this frame)."""
         at, self.at = self.at, None
-        return pc if at is None else at
+        if at is None:
+            return code, pc
+        return self.codes[at[0]], at[1]
+
+    def call_flat(self, code_id: int, env: dict) -> int:
+        """Run a flat procedure (interpreter/blocks.py, `flat`) to its end at once, its frame on
+        the stack as a pushed one would be (for the depth bound and for `where`); return the
+        instructions it ran. It cannot push, ask, end the game or change what an end check reads."""
+        frames = self.st.frames
+        if len(frames) >= MAX_FRAMES:
+            code = self.codes[code_id]
+            raise RuleError(f"rules called each other more than {MAX_FRAMES} deep ({code.name})",
+                            code.spans[0] if code.spans else None,
+                            "a procedure or trigger may be calling itself without end")
+        fr = Frame(code_id, 0, env)
+        frames.append(fr)
+        code = self.codes[code_id]
+        fast = code.fast
+        n = len(fast)
+        steps = 0
+        pc = 0
+        while pc < n:
+            run = fast[pc]
+            if run is None:
+                run = fast[pc] = block(self.prog, code, pc)
+            k = run(self, fr)
+            steps += k if k > 0 else -k
+            pc = fr.pc
+        frames.pop()
+        return steps
 
     def where(self, code, pc: int):
         """The span of the instruction being run; for one the engine made without a source (the
