@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .diagnostics import CardsmithError, Diagnostic
 from .source import Source, Span, normalise_line_ends
@@ -77,6 +78,7 @@ def scan(text: str) -> list[Tok]:
 # ---------------------------------------------------------------- the grammar's words
 
 
+@lru_cache(maxsize=1)
 def grammar_keywords() -> frozenset[str]:
     """Every word the grammar spells out (`move`, `secretly`, `rounds`, ...), read from the
     quoted literals of grammar/cardsmith.lark (its `//` comments aside), so a word added to
@@ -205,7 +207,7 @@ def _is_unary_minus(prev: Tok | None) -> bool:
     if prev.kind in ("op", "punct"):
         return prev.text not in (")", "]")
     if prev.kind == "name":
-        return prev.text in _KEYWORDS() and prev.text not in _VALUE_WORDS
+        return prev.text in grammar_keywords() and prev.text not in _VALUE_WORDS
     return False
 
 
@@ -414,14 +416,6 @@ def format_text(text: str, path: str = "<text>.cards") -> str:
             {path: Source(path, text)})
     return formatted
 
-
-_KEYWORD_CACHE: list[frozenset[str]] = []
-
-
-def _KEYWORDS() -> frozenset[str]:
-    if not _KEYWORD_CACHE:
-        _KEYWORD_CACHE.append(grammar_keywords())
-    return _KEYWORD_CACHE[0]
 
 
 def format_file(path: str) -> tuple[str | None, str | None, list[Diagnostic], dict]:

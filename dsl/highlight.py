@@ -15,7 +15,6 @@ and tests/test_highlight.py fails when it misses a keyword of the grammar or is 
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 

@@ -14,7 +14,7 @@ from ..diagnostics import CardsmithError
 from ..fmt import format_text, grammar_keywords
 from ..registry import BUILTIN_FUNCTIONS, EVENTS
 from ..types import CARD_PSEUDO_FIELDS, show
-from .convert import from_position, position
+from .convert import line_of, position
 from .index import Occurrence, Project, Symbol
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -217,8 +217,6 @@ def completions(project: Project, path: str, line: int, column: int) -> list[T.C
     f = project.files.get(path)
     if f is None:
         return []
-    from .convert import line_of
-
     before = line_of(f.text, line)[: column - 1]
     words = re.findall(r"'s|[A-Za-z_][A-Za-z0-9_]*|[^\sA-Za-z0-9_]", before)
     if words and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", words[-1]) and not before.endswith((" ", "\t")):
@@ -287,8 +285,6 @@ def document_symbols(project: Project, path: str, encoding: str = "utf-16") -> l
 def _outline(s: Symbol, text: str, encoding: str) -> T.DocumentSymbol:
     name_range = T.Range(position(text, s.line, s.column, encoding), position(text, s.line, s.end_column, encoding))
     first, last = s.first_line or s.line, max(s.last_line, s.line)
-    from .convert import line_of
-
     whole = T.Range(T.Position(first - 1, 0), position(text, last, len(line_of(text, last)) + 1, encoding))
     if not (whole.start.line <= name_range.start.line and name_range.end.line <= whole.end.line):
         whole = name_range

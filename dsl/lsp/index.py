@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..fmt import Tok, logical_lines
-from ..registry import BUILTIN_FUNCTIONS, EVENTS
+from ..registry import EVENTS
 from ..transformer import unquote
 
 # The words that open an ability or a keyword use inside a card type / keyword block: a line
@@ -407,10 +407,3 @@ def _by_context(found: list[Symbol], occ: Occurrence) -> list[Symbol]:
     picked = [s for s in found if s.kind in wanted]
     return picked or found
 
-
-def builtin_function(name: str):
-    return BUILTIN_FUNCTIONS.get(name)
-
-
-def builtin_event(name: str):
-    return EVENTS.get(name)

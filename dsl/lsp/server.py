@@ -84,20 +84,24 @@ class CardsServer(LanguageServer):
         self.checked[uri] = _Checked(doc.version, project, features.GameFacts(self.games.get(uri)))
         return project
 
-    def _include(self, index: FileIndex, files: dict) -> None:
+    def _include(self, index: FileIndex, files: dict, home: str | None = None) -> None:
+        """Index the files `index` imports or extends, as the loader would read them: only
+        .cards files in the game's folder or below (E0905 otherwise), at most MAX_INCLUDED_FILES."""
         folder = os.path.dirname(index.path)
+        home = home or os.path.realpath(folder)
         for written, _ in index.includes:
             if len(files) >= MAX_INCLUDED_FILES:
                 return
             target = os.path.normpath(os.path.join(folder, written))
-            if target in files or not target.endswith(".cards"):
+            real = os.path.realpath(target)
+            if target in files or not real.endswith(".cards") or not real.startswith(home + os.sep):
                 continue
             text = self._read(target)
             if text is None:
                 continue
             sub = build(target, text)
             files[target] = sub
-            self._include(sub, files)
+            self._include(sub, files, home)
 
     def _read(self, path: str) -> str | None:
         """An included file as the editor has it, else from disk (within the loader's bounds)."""
