@@ -387,6 +387,13 @@ LABELLED_CASES = [
     ("crown(first(cards in p's deck), yes)", ["Crown for the first card in their deck (the s) and yes (the r)."]),
     ("for each s in cards in p's deck where s is a Ship:\n    crown(s, no)",
      ["For each Ship s in their deck:", "  Set s's marked to no."]),
+    ("if p's deck is not empty or p's pile is not empty:\n    the game is a draw",
+     ["If their deck or their Survivors pile is not empty:", "  The game ends in a draw."]),
+    ("if p's deck is empty and box is empty:\n    the game is a draw",
+     ["If their deck and the box are empty:", "  The game ends in a draw."]),
+    ("if first(cards in box).force = first(cards in p's deck).force:\n    the game is a draw",
+     ["If the first card in the box and the first card in their deck have the same force:",
+      "  The game ends in a draw."]),
     ("set first(cards in p's deck).leader to first(cards in box).leader",
      ["Set the leader of the first card in their deck to the leader of the first card in the box."]),
 ]
@@ -426,7 +433,7 @@ def test_a_yes_no_value_defined_by_the_rules_reads_as_a_predicate():
     game = load_text(LABELLED.replace("STATEMENT", 'if can_play(p) and able(p):\n        say "x"'))
     ctx = E.make_ctx(game.decls, param_types=E.param_types(game.decls))
     assert E.describe_define(game.decls.defines["can_play"], ctx) == \
-        "A player can play when their Survivors pile is not empty or their deck is not empty."
+        "A player can play when their Survivors pile or their deck is not empty."
     assert E.describe_define(game.decls.defines["able"], ctx) == "A player meets “able” when their deck is not empty."
 
 

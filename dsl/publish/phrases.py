@@ -595,13 +595,37 @@ def describe_ExprMap(e: A.ExprMap, ctx: Ctx) -> str:
     return f"{value}, for {over}"
 
 
+def _empties(items, word: str, ctx: Ctx) -> str | None:
+    """"X is not empty or Y is not empty" said once: "X or Y is not empty" (zones only, all the
+    same test), which means the same with "or" and with "and"."""
+    def zone(i):
+        if not isinstance(i, A.IsEmpty):
+            return None
+        if isinstance(i.operand, A.CardsIn) and not isinstance(i.operand.zone, A.EveryZone):
+            return i.operand.zone
+        if not isinstance(i.operand, A.EveryZone) and ctx.type_of(i.operand) == ZONE:
+            return i.operand
+        return None
+    zones = [zone(i) for i in items]
+    if len(items) < 2 or any(z is None for z in zones) or len({i.negated for i in items}) != 1:
+        return None
+    verb = ("is" if word == "or" else "are") + (" not" if items[0].negated else "")
+    return f"{join_and([np(z, ctx) for z in zones], word)} {verb} empty"
+
+
 @describer
 def describe_OrChain(e: A.OrChain, ctx: Ctx) -> str:
+    said = _empties(e.items, "or", ctx)
+    if said is not None:
+        return said
     return join_and([cond(i, ctx) for i in e.items], "or")
 
 
 @describer
 def describe_AndChain(e: A.AndChain, ctx: Ctx) -> str:
+    said = _empties(e.items, "and", ctx)
+    if said is not None:
+        return said
     parts = [f"({cond(i, ctx)})" if isinstance(i, A.OrChain) else cond(i, ctx) for i in e.items]
     return join_and(parts)
 
@@ -629,6 +653,10 @@ def describe_Compare(e: A.Compare, ctx: Ctx) -> str:
         n = e.right.value
         return ("no player is left in the game" if n == 0 else "only one player is left in the game" if n == 1
                 else f"exactly {n} players are left in the game")
+    same = _same_property(e.left, e.right, ctx) if e.op in ("=", "!=") else None
+    if same is not None:
+        a, b, what = same             # "column a and column b have the same column total"
+        return f"{a} and {b} have {'the same' if e.op == '=' else 'different'} {what}"
     left = np(e.left, ctx)
     if isinstance(e.right, A.Nothing):
         chosen = _chosen(e.left, ctx)
@@ -636,6 +664,20 @@ def describe_Compare(e: A.Compare, ctx: Ctx) -> str:
             return f"{'no' if e.op == '=' else article(chosen).split(' ')[0]} {chosen} was chosen"
         return f"{left} {be(left, 'has')} {'no value' if e.op == '=' else 'a value'}".replace("you has", "you have")
     return f"{left} {be(left, OPS[e.op])} {np(e.right, ctx)}"
+
+
+def _same_property(left, right, ctx: Ctx):
+    """(a, b, property) when both sides read one property of two things: `column_total(x) =
+    column_total(y)`, `p's score = q's score`; None otherwise."""
+    if (isinstance(left, A.Call) and isinstance(right, A.Call) and left.name == right.name
+            and left.name in ctx.decls.defines and len(left.args) == 1 == len(right.args)):
+        return np(left.args[0], ctx), np(right.args[0], ctx), human(left.name)
+    if isinstance(left, A.Possessive) and isinstance(right, A.Possessive) and left.name == right.name:
+        return np(left.owner, ctx), np(right.owner, ctx), _named(left.name, ctx)
+    if (isinstance(left, (A.FieldAccess, A.FieldOf)) and isinstance(right, (A.FieldAccess, A.FieldOf))
+            and left.name == right.name and not is_list(ctx.type_of(left.obj))):
+        return np(left.obj, ctx), np(right.obj, ctx), _named(left.name, ctx)
+    return None
 
 
 def _chosen(e, ctx: Ctx) -> str | None:
