@@ -442,7 +442,7 @@ def test_abilities_say_this_card_and_a_lasting_bonus_as_what_it_gives():
     ctx = E.make_ctx(game.decls, param_types=E.param_types(game.decls))
     when, modify = [E.plain(E.flatten([E.describe(ab, E.ability_ctx(ctx, "Ship"))]))
                     for ab in game.decls.card_types["Ship"].abilities]
-    assert when == "When this card is revealed, if this card is a Race Leader: Now peace has been declared."
+    assert when == "When this card is revealed, if it is a Race Leader: Now peace has been declared."
     assert modify == ("While this card has '+1 Force', the other Ships in this card's zone with the same race "
                       "as this card get +1 force.")
 
@@ -453,6 +453,14 @@ def test_a_card_s_own_effect_is_the_type_s_abilities_its_printed_values_select()
     assert E.card_effect_text(game, by_name["Striker"]) == "When this card is revealed: Now peace has been declared."
     assert E.card_effect_text(game, by_name["Tender"]).startswith("The other Ships in this card's zone with the same race")
     assert E.card_effect_text(game, by_name["Picket"]) == ""        # nothing of its own
+
+
+def test_clauses_of_one_subject_say_it_once():
+    game = load_game(str(ROOT / "games" / "battlefield_space.cards"))
+    ctx = E.make_ctx(game.decls, param_types=E.param_types(game.decls))
+    said = [E.plain(E.describe(ab, E.ability_ctx(ctx, "Ship")).text) for ab in game.decls.card_types["Ship"].abilities]
+    assert said[0] == "When this card is revealed, if it has 'Play another card' and is in your line:"
+    assert said[1] == "While this card has '+1 Force' and is in your line, the other Ships in this card's zone get +1 force."
 
 
 def test_a_card_s_own_effect_in_a_bundled_game():

@@ -24,7 +24,7 @@ from .. import ast as A
 from ..model import BUILTIN_EVENTS
 from ..registry import EVENTS
 from ..types import CARD, FLAG, PLAYER, ZONE, elem, is_list, ref_type
-from .phrases import OPS, OTHER, be, cond, flag_clause, poss, relative
+from .phrases import OPS, OTHER, be, cond, elide_subjects, flag_clause, poss, relative
 from .words import (AUXILIARIES, DESCRIBERS, EM_CLOSE, EM_OPEN, Ctx, Labels, Line, Ref, article, cap, clean, describe,
                     describe_block, describer, display_name, display_value, end, flatten, human, join_and,
                     labels_of, make_ctx, np, param_types, params_ctx, plain, plural, quote, title, var)
@@ -570,10 +570,14 @@ def describe_Triggered(ab: A.Triggered, ctx: Ctx) -> Line:
     pinned, rest = _pinned(ab, inner)
     phrase, unsaid = _when(ab.event, pinned, ctx)
     conds = [f"its {human(p)} is {who}" for p, who in unsaid.items()]
-    conds += [cond(c, inner) for c in rest]
+    conds += [f"({cond(c, inner)})" if isinstance(c, A.OrChain) else cond(c, inner) for c in rest]
+    conds = elide_subjects(conds)
     head = f"When {phrase}"
     if conds:
-        head += f", if {join_and(conds)}"
+        said = join_and(conds)
+        if "this card" in phrase and said.startswith("this card "):
+            said = "it " + said[len("this card "):]          # "When this card is revealed, if it has ..."
+        head += f", if {said}"
     docs, body = _docs_first(ab.body)
     return Line(head + ":", tuple(docs + describe_block(body, inner)))
 

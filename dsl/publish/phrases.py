@@ -627,7 +627,24 @@ def describe_AndChain(e: A.AndChain, ctx: Ctx) -> str:
     if said is not None:
         return said
     parts = [f"({cond(i, ctx)})" if isinstance(i, A.OrChain) else cond(i, ctx) for i in e.items]
-    return join_and(parts)
+    return join_and(elide_subjects(parts))
+
+
+SUBJECTS = ("this card ", "you ", "the player ", "it ")
+
+
+def elide_subjects(parts: list[str]) -> list[str]:
+    """Clauses with one subject say it once: "this card has X and this card is in your line" →
+    "this card has X and is in your line" (only a clause right after one of the same subject)."""
+    out = list(parts)
+    for i in range(1, len(parts)):
+        for subj in SUBJECTS:
+            if parts[i].startswith(subj) and parts[i - 1].startswith(subj):
+                rest = parts[i][len(subj):]
+                if rest.split(" ", 1)[0] in ("is", "are", "has", "have", "can", "cannot", "does", "do", "was"):
+                    out[i] = rest
+                break
+    return out
 
 
 @describer
