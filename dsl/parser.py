@@ -19,6 +19,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 from lark.indenter import Indenter
 
+from . import cache
 from .diagnostics import Diagnostic
 from .source import Source
 from .syntax_errors import IndentationProblem, error_line, explain
@@ -126,8 +127,20 @@ def load_grammar(strict: bool = False) -> Lark:
 
     strict=True makes Lark fail on terminal collisions and conflicts (needs interegular).
     """
-    return Lark(_grammar_text(), parser="lalr", lexer="contextual", postlex=CardsIndenter(),
-                propagate_positions=_written, maybe_placeholders=False, strict=strict)
+    text = _grammar_text()
+    options = dict(parser="lalr", lexer="contextual", postlex=CardsIndenter(),
+                   propagate_positions=_Written(), maybe_placeholders=False, strict=strict)
+    if not strict:      # the tables come from the cache folder when built before (dsl/cache.py)
+        import sys
+
+        import lark
+        path = cache.entry("grammar", text, lark.__version__, sys.version, "strict" if strict else "")
+        if path is not None:
+            try:
+                return Lark(text, cache=str(path), **options)
+            except Exception:       # an unreadable or foreign entry: build the tables afresh, uncached
+                pass
+    return Lark(text, **options)
 
 
 _LAYOUT = frozenset({"_NL", "_INDENT", "_DEDENT"})
@@ -143,6 +156,18 @@ def _written(node) -> bool:
     first written token to the end of its last.
     """
     return not (isinstance(node, Token) and node.type in _LAYOUT)
+
+
+class _Written:
+    """`_written` with a name that is the same in every run: Lark keys its cached tables by its
+    options written out, and a plain function's is its address (dsl/cache.py)."""
+    __slots__ = ()
+
+    def __call__(self, node) -> bool:
+        return _written(node)
+
+    def __repr__(self) -> str:
+        return "cardsmith.dsl.parser._written"
 
 
 # A string, or a comment (alone on its line in group 1). Strings come first so that a '#'

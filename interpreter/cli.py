@@ -183,6 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     lsp = commands.add_parser("lsp", help="the language server for editors (VS Code, Neovim, ...), on stdio")
     lsp.set_defaults(run=cmd_lsp)
+
+    cache = commands.add_parser("cache", help="where cardsmith keeps what it builds once (the parser's tables)")
+    cache.add_argument("--clear", action="store_true", help="remove everything in it")
+    cache.set_defaults(run=cmd_cache)
     return parser
 
 
@@ -283,6 +287,18 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------- play
+
+
+def cmd_cache(args: argparse.Namespace) -> int:
+    from cardsmith.dsl import cache
+    if args.clear:
+        folder, removed = cache.clear()
+        print(f"{folder}: {removed} entr{'y' if removed == 1 else 'ies'} removed" if folder is not None
+              else "no cache folder (CARDSMITH_CACHE_DIR=off, or none made yet)")
+        return 0
+    folder = cache.cache_dir(create=False)
+    print(folder if folder is not None else "no cache folder (CARDSMITH_CACHE_DIR=off, or none made yet)")
+    return 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:

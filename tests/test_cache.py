@@ -1,0 +1,76 @@
+"""The cache folder (dsl/cache.py): the parser's tables are built once and loaded after."""
+from __future__ import annotations
+
+import logging
+import os
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from cardsmith.dsl import cache, parser
+from cardsmith.dsl.loader import load_game
+
+
+@pytest.fixture
+def fresh(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("CARDSMITH_CACHE_DIR", str(folder))
+    parser.load_grammar.cache_clear()
+    yield folder
+    parser.load_grammar.cache_clear()
+
+
+def _lark_says(caplog) -> list[str]:
+    return [r.getMessage().split(":")[0] for r in caplog.records if r.name == "lark"]
+
+
+def test_the_tables_are_built_once_then_loaded(fresh, caplog):
+    caplog.set_level(logging.DEBUG, logger="lark")
+    parser.load_grammar()
+    assert _lark_says(caplog) == ["Saving grammar to cache"]
+    entries = list(fresh.iterdir())
+    assert len(entries) == 1 and entries[0].name.startswith("grammar-")
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o700
+    caplog.clear()
+    parser.load_grammar.cache_clear()
+    parser.load_grammar()
+    assert _lark_says(caplog) == ["Loading grammar from cache"]     # loaded, not rebuilt
+    # and the loaded parser parses as the built one does
+    assert load_game("games/space_war_in_space.cards").title == "Space War: in Space!"
+
+
+def test_a_damaged_entry_is_rebuilt(fresh, caplog):
+    parser.load_grammar()
+    entry = next(fresh.iterdir())
+    first_line = entry.read_bytes().split(b"\n", 1)[0]
+    entry.write_bytes(first_line + b"\nnot a pickle at all")
+    parser.load_grammar.cache_clear()
+    caplog.set_level(logging.DEBUG, logger="lark")
+    assert parser.load_grammar() is not None
+    assert "Saving grammar to cache" in _lark_says(caplog)
+    assert load_game("games/space_war_in_space.cards") is not None
+
+
+def test_a_folder_others_may_write_to_is_not_used(fresh):
+    fresh.mkdir(mode=0o700)
+    assert cache.cache_dir() == fresh
+    os.chmod(fresh, 0o777)
+    assert cache.cache_dir() is None
+    parser.load_grammar.cache_clear()
+    assert parser.load_grammar() is not None and list(fresh.iterdir()) == []
+
+
+def test_switched_off(monkeypatch):
+    monkeypatch.setenv("CARDSMITH_CACHE_DIR", "off")
+    assert cache.cache_dir() is None and cache.entry("grammar", "x") is None
+
+
+def test_cardsmith_cache_clear(fresh):
+    env = {**os.environ, "CARDSMITH_CACHE_DIR": str(fresh)}
+    run = [sys.executable, "-m", "cardsmith.interpreter.cli"]
+    subprocess.run(run + ["check", "games/space_war_in_space.cards"], check=True, env=env, capture_output=True)
+    assert len(list(fresh.iterdir())) == 1
+    out = subprocess.run(run + ["cache", "--clear"], check=True, env=env, capture_output=True, text=True).stdout
+    assert "1 entry removed" in out and list(fresh.iterdir()) == []
