@@ -198,6 +198,14 @@ def play_one(game, players: int, seed: int, max_steps: int | None = None,
     }
 
 
+def _play_one(game, players: int, seed: int, max_steps: int | None, agents: list[str] | None) -> dict:
+    """play_one, named agents passed only when there are any (a caller may stand in for play_one
+    with the older four-argument form)."""
+    if agents is None:
+        return play_one(game, players, seed, max_steps)
+    return play_one(game, players, seed, max_steps, agents)
+
+
 def _first_line(err) -> str:
     """The first line of an error: the code, place and message of a GameAborted."""
     code = getattr(err, "diagnostics", None)
@@ -212,7 +220,7 @@ def _first_line(err) -> str:
 def _run_here(game, players: int, seeds: list[int], max_steps: int | None,
               records: dict[int, dict], bar: "_Progress", agents: list[str] | None = None) -> None:
     for seed in seeds:
-        records[seed] = play_one(game, players, seed, max_steps, agents)
+        records[seed] = _play_one(game, players, seed, max_steps, agents)
         bar.advance(1)
 
 
@@ -404,7 +412,7 @@ def _worker_main(conn, path: str, players: int, max_steps: int | None, parent_pi
                 if game is None:
                     record = {"seed": seed, "status": "crashed", "error": failure}
                 else:
-                    record = play_one(game, players, seed, max_steps, agents)
+                    record = _play_one(game, players, seed, max_steps, agents)
                 conn.send((seed, record))
     except (EOFError, BrokenPipeError):     # the parent closed its end: nothing left to do
         pass
