@@ -278,3 +278,21 @@ def test_without_a_value_the_standing_falls_back_to_score_then_to_winning(tmp_pa
     assert Standing(bare).value(Engine(bare, 2, 1, log=False), 0) is None
     assert Standing(scored).of(eng, 0) > Standing(scored).of(eng, 1)
     assert rewards_of(eng) == [1.0, 0.0]
+
+
+def test_samples_of_a_bundled_game_keep_the_view_and_each_sides_cards():
+    """Battlefield: Space deals each player's deck from the file: a sample keeps every card on
+    the side it starts on, and the view of the player it is drawn for."""
+    game = load_game(str(ROOT / "games" / "battlefield_space.cards"))
+    sides = starting_sides(game)
+    sampler = Determinizer(game)
+    rng = random.Random(5)
+    for seed in (1, 2):
+        eng = at_decision(game, seed, [0, 1, 2, 0, 1])
+        player = eng.pending.player
+        for _ in range(3):
+            sample = Engine.restore(game, sampler.sample(eng, player, rng), log=False)
+            assert sample.view(player) == eng.view(player)
+            for key, i, was in hidden_to(eng, player):
+                now = sample.state.zones[key][i]
+                assert sides[now] == sides[was]
