@@ -159,6 +159,19 @@ def block(program, code, pc: int):
     out += ["    except BaseException:",
             f"        if m.at is None: m.at = ({code.id}, _p)",     # the innermost block's, for a flat call's
             "        raise"]
-    fn = pool.compile("\n".join(out) + "\n", name, code.name)
+    source = "\n".join(out) + "\n"
+    fn = pool.compile(source, name, code.name)
+    fn.source = source          # for `cardsmith explain --python`
     code.sizes[pc] = k + extra
     return fn
+
+
+def block_starts(code) -> list[int]:
+    """The pcs where the machine may enter `code`: its start, every jump target, and every pc
+    after an instruction that may leave its block (a fallback, or one that watched)."""
+    starts = {0} | set(code.__dict__.get("_targets") or jump_targets(code))
+    for pc, snip in enumerate(code.srcs):
+        if snip is None or any(not isinstance(line, str) and line[0] in ("watch", "call", "gotow", "retw")
+                               for line in snip.lines):
+            starts.add(pc + 1)
+    return sorted(pc for pc in starts if pc < len(code.ops))

@@ -172,6 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("rule", nargs="?", metavar="RULE",
                          help='a procedure, round, phase or step, setup, "Card Name" or "Card Name".2')
     explain.add_argument("--list", action="store_true", help="list the rules RULE may name")
+    explain.add_argument("--python", action="store_true",
+                         help="show the Python the machine runs for the rule (its fused blocks)")
     explain.set_defaults(run=cmd_explain)
 
     fmt = commands.add_parser("fmt", help="lay out .cards files the one canonical way, keeping comments")
@@ -786,7 +788,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         _write(sys.stdout, rule_list(game))          # sanitised line by line in explain.py
         return EXIT_OK
     try:
-        text = explain(game, args.rule)
+        text = explain(game, args.rule, python=args.python)
     except UnknownRule as err:
         raise UsageError(str(err)) from None
     _write(sys.stdout, text)

@@ -318,9 +318,36 @@ def _source_lines(src: Sources, span) -> list[str]:
     return [f"{n:>{len(str(last))}} │ {src.line(span.path, n)}" for n in range(span.line, last + 1)]
 
 
-def explain(game: Game, rule: str) -> str:
-    """The whole listing of RULE (UnknownRule when it names nothing)."""
-    return "\n".join(line for part in find(game, rule) for line in listing(game, part)) + "\n"
+def explain(game: Game, rule: str, python: bool = False) -> str:
+    """The whole listing of RULE (UnknownRule when it names nothing); with `python`, the Python
+    the machine runs for it (the fused blocks of interpreter/blocks.py) instead."""
+    show = python_listing if python else listing
+    return "\n".join(line for part in find(game, rule) for line in show(game, part)) + "\n"
+
+
+def python_listing(game: Game, part: Part) -> list[str]:
+    """`cardsmith explain --python`: each block of the part's instructions as the generated
+    function the machine calls, the first time it enters the block at that pc (built here)."""
+    from .blocks import block, block_starts
+    where = f" — {part.span.short}" if part.span is not None else ""
+    out = [f"== {part.title}{where} (generated Python) =="]
+    code = part.code
+    if code is None:
+        out.append(f"({part.note or 'no instructions'})")
+        return [for_terminal(line) for line in out]
+    prog = program_for(game)
+    span = part.span
+    last = span.end_line if span is not None else 0
+    mine = {pc for pc in range(len(code.ops)) if span is None or _inside(code.spans[pc], span, last)}
+    for pc in block_starts(code):
+        if pc not in mine:
+            continue
+        fn = code.fast[pc] or block(prog, code, pc)
+        code.fast[pc] = fn
+        out.append(f"# instructions {pc}–{pc + code.sizes[pc] - 1} (at most; `cardsmith explain` without --python lists them)")
+        out += fn.source.rstrip("\n").splitlines()
+        out.append("")
+    return [for_terminal(line) for line in out]
 
 
 def rule_list(game: Game) -> str:

@@ -165,3 +165,19 @@ def test_every_emit_of_an_instruction_passes_its_words():
             assert len(node.args) + len(node.keywords) in (3, 4), \
                 f"{path.name}:{node.lineno}: an instruction emitted without its description"
     assert calls > 40
+
+
+def test_python_listing_shows_the_generated_blocks_that_run():
+    """`explain --python`: the fused blocks of a rule, as the machine compiles and runs them."""
+    game = load_game(str(ROOT / "games" / "space_war_in_space.cards"))
+    text = X.explain(game, "refill", python=True)
+    assert text.startswith("== procedure refill(p)") and "(generated Python)" in text
+    blocks = [b for b in text.split("# instructions ")[1:]]
+    assert blocks and all("def _b" in b for b in blocks)
+    assert "m.move(" in text and "m.shuffle(" in text
+    for b in blocks:                     # each is the compiled function's own source
+        compile(b.split("\n", 1)[1], "<listing>", "exec")
+    # the same functions the machine uses: played after listing, the game is unchanged
+    from cardsmith.interpreter.play import run_game
+    assert run_game(game, 2, 3, log=False).result == run_game(load_game(str(ROOT / "games" / "space_war_in_space.cards")),
+                                                              2, 3, log=False).result
