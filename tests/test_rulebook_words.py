@@ -171,3 +171,33 @@ def test_display_names_reach_the_page():
     assert "whose race is K'Totekk get +1 force" in said and "KTotekk" not in said
     assert E.display_value(game.decls, "CentralConfederation") == "Central Confederation"
     assert E.display_name(game.decls, "zone", "survivors") == "Survivors pile"
+
+
+def zone_disagreements(page: str, d) -> list[str]:
+    """Where the page calls a shared zone one "each player has", or a zone of each player shared."""
+    wrong = []
+    for z in d.zones.values():
+        for name in {E.display_name(d, "zone", z.name).lower(), E.human(z.name).lower()}:
+            n = re.escape(name)
+            if z.per_player:
+                pattern = rf"\b(?:the|a|one) shared {n}\b|\bshare (?:the|a) {n}\b"
+            else:
+                pattern = rf"\b[Ee]ach player has (?:a|an|their own|his own|her own) {n}\b|\b(?:your|their) own {n}\b"
+            wrong += [m.group(0) for m in re.finditer(pattern, page, re.I)]
+    return wrong
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_whose_zone_it_is_agrees_everywhere(path):
+    """A shared zone is never one "each player has", a zone of each player never "shared", in the
+    rulebook's words or the designer's (the review found the Graveyard both ways)."""
+    page, _ = book(str(path))
+    wrong = zone_disagreements(page, load_game(str(path)).decls)
+    assert not wrong, f"{path.name}: {wrong}"
+
+
+def test_the_review_s_graveyard_sentence_is_caught():
+    d = load_game(str(ROOT / "games" / "battlefield_space.cards")).decls
+    old = "Each player has a Graveyard for lost cards and a Survivors pile for the cards that won their battle."
+    assert zone_disagreements(old, d) == ["Each player has a Graveyard"]
+    assert zone_disagreements("All players share the Survivors pile.", d) == ["share the Survivors pile"]
