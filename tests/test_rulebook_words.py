@@ -175,7 +175,7 @@ def test_display_names_reach_the_page():
 
 def zone_disagreements(page: str, d) -> list[str]:
     """Where the page calls a shared zone one "each player has", or a zone of each player shared."""
-    wrong = []
+    wrong: dict[int, str] = {}          # by where it starts: the longest name found there
     for z in d.zones.values():
         for name in {E.display_name(d, "zone", z.name).lower(), E.human(z.name).lower()}:
             n = re.escape(name)
@@ -183,8 +183,10 @@ def zone_disagreements(page: str, d) -> list[str]:
                 pattern = rf"\b(?:the|a|one) shared {n}\b|\bshare (?:the|a) {n}\b"
             else:
                 pattern = rf"\b[Ee]ach player has (?:a|an|their own|his own|her own) {n}\b|\b(?:your|their) own {n}\b"
-            wrong += [m.group(0) for m in re.finditer(pattern, page, re.I)]
-    return wrong
+            for m in re.finditer(pattern, page, re.I):
+                if len(m.group(0)) > len(wrong.get(m.start(), "")):
+                    wrong[m.start()] = m.group(0)
+    return [wrong[k] for k in sorted(wrong)]
 
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
