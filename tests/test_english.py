@@ -137,7 +137,7 @@ CASES = [
     ("repeat until peace_declared:\n    stop",
      ["Until the game is marked “peace declared”, repeat:", "  Stop repeating."]),
     ("if count(fighters) = 1:\n    capture(first(fighters))\nelse:\n    the game is a draw",
-     ["If the number of fighters is 1:", "  Capture for the first player in fighters.", "Otherwise:",
+     ["If there is exactly one player in fighters:", "  Capture for the first player in fighters.", "Otherwise:",
       "  The game ends in a draw."]),
     ("repeat:\n    if fighters is empty:\n        stop",
      ["Repeat the following until told to stop:", "  If there are no fighters:", "    Stop repeating."]),

@@ -670,6 +670,16 @@ def describe_Compare(e: A.Compare, ctx: Ctx) -> str:
         n = e.right.value
         return ("no player is left in the game" if n == 0 else "only one player is left in the game" if n == 1
                 else f"exactly {n} players are left in the game")
+    if (isinstance(e.left, A.Call) and e.left.name == "count" and len(e.left.args) == 1 and e.op == "="
+            and isinstance(e.right, A.Num) and e.right.value >= 0
+            and isinstance(e.left.args[0], A.Name) and ctx.kind_of(e.left.args[0]) in ("local", "param")):
+        t = elem(ctx.type_of(e.left.args[0]))
+        noun = "player" if t == PLAYER else "card" if t == CARD else None
+        if noun is not None:            # "there is exactly one player in *tied*"
+            n = e.right.value
+            many = noun if n == 1 else plural(noun)
+            return (f"there is no {noun} in {np(e.left.args[0], ctx)}" if n == 0 else
+                    f"there {'is' if n == 1 else 'are'} exactly {'one' if n == 1 else n} {many} in {np(e.left.args[0], ctx)}")
     same = _same_property(e.left, e.right, ctx) if e.op in ("=", "!=") else None
     if same is not None:
         a, b, what = same             # "column a and column b have the same column total"
