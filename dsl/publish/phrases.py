@@ -621,9 +621,33 @@ def describe_OrChain(e: A.OrChain, ctx: Ctx) -> str:
     return join_and([cond(i, ctx) for i in e.items], "or")
 
 
+def _neither(items, ctx: Ctx) -> str | None:
+    """`not can_add(seat 1) and not can_add(seat 2)` → "neither the player in seat 1 nor the
+    player in seat 2 can add": two denials of one yes/no value of two things."""
+    if len(items) != 2 or not all(isinstance(i, A.NotOp) and _is_flag(i.operand, ctx) for i in items):
+        return None
+    said = []
+    for i in items:
+        o = i.operand
+        if isinstance(o, A.Call) and len(o.args) == 1:
+            subject = np(o.args[0], ctx)
+        elif isinstance(o, A.Possessive):
+            subject = np(o.owner, ctx)
+        else:
+            return None
+        clause = flag_clause(o, ctx)
+        if not clause.startswith(subject + " ") or subject == "you":
+            return None
+        said.append((subject, clause[len(subject) + 1:]))
+    (a, pred_a), (b, pred_b) = said
+    if pred_a != pred_b or a == b:
+        return None
+    return f"neither {a} nor {b} {pred_a}"
+
+
 @describer
 def describe_AndChain(e: A.AndChain, ctx: Ctx) -> str:
-    said = _empties(e.items, "and", ctx)
+    said = _empties(e.items, "and", ctx) or _neither(e.items, ctx)
     if said is not None:
         return said
     parts = [f"({cond(i, ctx)})" if isinstance(i, A.OrChain) else cond(i, ctx) for i in e.items]
@@ -791,6 +815,8 @@ def _aggregate_count(e: A.Arith, ctx: Ctx) -> str | None:
 
 @describer
 def describe_Arith(e: A.Arith, ctx: Ctx) -> str:
+    if e.op == "+" and is_list(ctx.type_of(e)):
+        return describe_join(e, ctx)
     if e.op == "+":
         aggregated = _aggregate_count(e, ctx)
         if aggregated is not None:
@@ -811,3 +837,108 @@ def describe_Neg(e: A.Neg, ctx: Ctx) -> str:
     if isinstance(e.operand, A.Num):
         return f"-{e.operand.value}"
     return f"minus {np(e.operand, ctx)}"
+
+
+# ---------------------------------------------------------------- the expressions of issue 10
+# (face up / down, keywords, if-then-else, lists joined and indexed, random picks, sorted by,
+# the current step, seats, mod)
+
+
+def describe_join(e: A.Arith, ctx: Ctx) -> str:
+    """`hand + [c]`: "the cards in your hand, then c"."""
+    def part(x) -> str:
+        if isinstance(x, A.ListExpr):
+            return join_and([np(i, ctx) for i in x.items]) or "nothing"
+        return np(x, ctx)
+    return f"{part(e.left)}, followed by {part(e.right)}"
+
+
+@describer
+def describe_IsFace(e: A.IsFace, ctx: Ctx) -> str:
+    item = np(e.operand, ctx)
+    return f"{item} {be(item, 'is')} face {'up' if e.up else 'down'}"
+
+
+@describer
+def describe_HasKeyword(e: A.HasKeyword, ctx: Ctx) -> str:
+    item = np(e.operand, ctx)
+    verb = "has" if item not in ("you", "they") else "have"
+    return f"{item} {'does not have' if e.negated else verb} the keyword {e.keyword}"
+
+
+@describer
+def describe_CondExpr(e: A.CondExpr, ctx: Ctx) -> str:
+    return f"{np(e.then, ctx)} if {cond(e.cond, ctx)}, otherwise {np(e.other, ctx)}"
+
+
+_ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh",
+             8: "eighth", 9: "ninth", 10: "tenth"}
+
+
+@describer
+def describe_ItemOf(e: A.ItemOf, ctx: Ctx) -> str:
+    if isinstance(e.index, A.Num) and e.index.value in _ORDINALS:
+        return f"the {_ORDINALS[e.index.value]} of {np(e.coll, ctx)}"
+    return f"item number {np(e.index, ctx)} of {np(e.coll, ctx)} (counting from 1)"
+
+
+@describer
+def describe_RandomPick(e: A.RandomPick, ctx: Ctx) -> str:
+    noun = e.noun if e.noun not in ("item", "one", "member") else "one"
+    if isinstance(e.coll, A.CardsIn) and noun == "card":
+        return f"a card picked at random from {np(e.coll.zone, ctx)}"
+    return f"{'one' if noun == 'one' else article(noun)} picked at random from {np(e.coll, ctx)}"
+
+
+@describer
+def describe_RandomNumber(e: A.RandomNumber, ctx: Ctx) -> str:
+    return f"a number from {np(e.low, ctx)} to {np(e.high, ctx)} picked at random (each as likely)"
+
+
+@describer
+def describe_SortedExpr(e: A.SortedExpr, ctx: Ctx) -> str:
+    inner = _with_it(ctx, e.coll)
+    keys = []
+    for k in e.keys:
+        what = _attr_of(k.expr, "it", inner)
+        what = f"their {what}" if what is not None else np(k.expr, inner)
+        keys.append(f"{what}, {'highest' if k.highest_first else 'lowest'} first")
+    then = "; then by ".join(keys)
+    return f"{np(e.coll, ctx)} in order of {then}"
+
+
+@describer
+def describe_CurrentStep(e: A.CurrentStep, ctx: Ctx) -> str:
+    return f"the name of the current {e.kind}"
+
+
+@describer
+def describe_SeatOf(e: A.SeatOf, ctx: Ctx) -> str:
+    return f"{poss(e.player, ctx)} seat number"
+
+
+@describer
+def describe_SeatExpr(e: A.SeatExpr, ctx: Ctx) -> str:
+    return f"the player in seat {np(e.seat, ctx)}"
+
+
+@describer
+def describe_SeatsFrom(e: A.SeatsFrom, ctx: Ctx) -> str:
+    n = np(e.count, ctx)
+    seats = "seat" if n == "1" else "seats"
+    return f"the player {n} {seats} to the {e.side} of {np(e.player, ctx)} (around the table)"
+
+
+@describer
+def describe_Modulo(e: A.Modulo, ctx: Ctx) -> str:
+    return f"the remainder of {np(e.left, ctx)} divided by {np(e.right, ctx)}"
+
+
+def say_last(e: A.Call, ctx: Ctx) -> str:
+    arg = e.args[0]
+    if isinstance(arg, A.CardsIn):
+        return f"the last card in {np(arg.zone, ctx)}"
+    return f"the last of {np(arg, ctx)}"
+
+
+SAYINGS["say_last"] = say_last
