@@ -32,11 +32,11 @@ _NAME = "cardsmith"
 
 
 def _version() -> str:
-    try:
-        from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
 
+    try:
         return version("cardsmith")
-    except Exception:
+    except PackageNotFoundError:      # run from a checkout that is not installed
         return "0"
 
 
