@@ -88,6 +88,15 @@ def highlight_html(code: str, cssclass: str = "cards-code") -> str:
     return _pygments_highlight(code, CardsLexer(), HtmlFormatter(cssclass=cssclass))
 
 
+def cards_filter(code) -> "Markup":
+    """The rulebook templates' `cards` filter: `{{ text|cards }}` is `text` coloured as .cards
+    rules. Markup, because Pygments escaped every character of it (a card named
+    `<script>` shows as text); autoescaping must not escape the colours again."""
+    from markupsafe import Markup
+
+    return Markup(highlight_html(str(code)))
+
+
 def style_css(cssclass: str = "cards-code") -> str:
     """The colours of highlight_html's classes (Pygments' default style)."""
     return HtmlFormatter(cssclass=cssclass).get_style_defs(f".{cssclass}")

@@ -139,3 +139,24 @@ def test_the_vscode_package_names_its_files():
     assert config["comments"]["lineComment"] == "#"
     assert (VSCODE / package["main"]).is_file()
     assert package["contributes"]["configuration"]["properties"]["cardsmith.command"]["default"] == ["cardsmith", "lsp"]
+
+
+# ---------------------------------------------------------------- the rulebook's `cards` filter
+
+
+def test_the_rulebook_templates_colour_rules_with_the_cards_filter(tmp_path):
+    from cardsmith.dsl.loader import load_game
+    from cardsmith.dsl.publish.rulebook import write_rulebook
+
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "book.html.j2").write_text(
+        '<div class="rulebox">{{ "move top card of your deck to your hand  # <b>x</b>"|cards }}</div>\n'
+        '<p>{{ book.title|cards }}</p>\n', encoding="utf-8")
+    game = load_game(str(ROOT / "tests" / "games" / "turn_order.cards"))
+    files, _ = write_rulebook(game, tmp_path / "out", "html", templates)
+    html = next(f for f in files if str(f).endswith(".html")).read_text(encoding="utf-8")
+    assert '<div class="rulebox"><div class="cards-code"><pre>' in html       # not escaped twice
+    assert '<span class="k">move</span>' in html
+    assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x</b>" not in html         # the text is escaped
+    assert '<span class="n">Turn</span>' in html

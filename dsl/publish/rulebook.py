@@ -28,6 +28,7 @@ from markupsafe import Markup, escape
 
 from .. import ast as A
 from ..bounds import MAX_DIAGRAM_NODES
+from ..highlight import cards_filter
 from ..model import BUILTIN_EVENTS, Game
 from . import apart
 from . import diagrams as D
@@ -889,7 +890,8 @@ def md_path(name) -> str:
     return quote(str(name), safe="")
 
 
-FILTERS = {"inline": inline_html, "md": inline_md, "mdcell": md_cell, "mdpath": md_path, "plain": E.plain}
+FILTERS = {"inline": inline_html, "md": inline_md, "mdcell": md_cell, "mdpath": md_path, "plain": E.plain,
+           "cards": cards_filter}     # `{{ text|cards }}`: text coloured as .cards rules (dsl/highlight.py)
 
 
 def folders(templates: str | os.PathLike | None = None) -> list[str]:
