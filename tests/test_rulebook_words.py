@@ -160,7 +160,8 @@ def test_step_4_says_what_is_compared():
     page, _ = book(str(ROOT / "games" / "battlefield_space.cards"))
     heading = re.search(r"#+ [\d.]+ Step “4\) Compare the Columns”", page)      # the section's heading
     assert heading, "no section for step 4"
-    assert "A column's total is the sum of the Force of its cards" in page[heading.end():heading.end() + 1500]
+    assert "compared with the opposing column by total Force: the sum of the Force of its cards" in \
+        page[heading.end():heading.end() + 1500]
 
 
 def test_display_names_reach_the_page():
