@@ -3,6 +3,7 @@ happens in it, never by a game's names; narrated from the log; the table replaye
 agrees with the engine's own zones."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,24 @@ def test_names_from_the_file_are_text_in_the_examples(tmp_path):
     section = html.split("Examples of play")[2]
     assert "<img src=x" not in section
     assert "&lt;img src=x onerror=alert(1)&gt;" in section
+
+
+@pytest.mark.parametrize("game_file", [SPACE_WAR, BATTLEFIELD], ids=lambda p: p.stem)
+def test_a_step_is_called_rare_only_when_few_rounds_play_it(game_file):
+    game = load_game(str(game_file))
+    found = X.examples(game)
+    eng, _ = X.play(game, found.seed, found.players)
+    rounds = X._rounds(eng.log)
+    moment = next(m for m in found.moments if m.kind == "rule")
+    named = re.findall(r"the steps? ((?:“[^”]+”(?:, | and )?)+), which few", moment.intro)
+    playing = {}
+    for _, a, b in rounds:
+        for name in {ev["name"] for ev in eng.log[a:b] if ev["event"] == "step"}:
+            playing[name] = playing.get(name, 0) + 1
+    for group in named:
+        for step in re.findall(r"“([^”]+)”", group):
+            assert playing[step] <= max(1, X.RARE * len(rounds)), f"{step} is played in {playing[step]} rounds"
+    if game_file == BATTLEFIELD:        # every step is played every round there: the rare rule is told instead
+        assert not named and "it runs a rule few rounds need" in moment.intro
+    else:
+        assert named == ["“War”"]

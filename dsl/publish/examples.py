@@ -29,6 +29,7 @@ SEEDS = (1, 2, 3, 4)         # the sample games tried, in order: the first with 
 NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana")
 MAX_LINES = 36               # narrated events in one example; the rest is summed up in a line
 RARE = 0.34                  # a rule line run in at most this share of the rounds is rare
+WORDS = "no one two three four five six seven eight nine ten eleven twelve".split()
 RESPONSES = ("trigger", "counter", "negate", "fizzle", "use")
 
 
@@ -285,10 +286,7 @@ def pick(log: list) -> list[tuple[str, int, int, int, list]]:
     if scored[best][1] > 0 and best not in used and n >= 3:
         r, a, b = rounds[best]
         steps = [ev.get("name") for ev in log[a:b] if ev.get("event") == "step" and ev.get("name") in rare_steps]
-        if not steps:       # no rare step: name the step where the first rare rule runs
-            first = next(ev for ev in log[a:b] if ev.get("rule") in rare)
-            steps = [first.get("step")] if first.get("step") else []
-        add("rule", best, list(dict.fromkeys(steps)))
+        add("rule", best, list(dict.fromkeys(steps)))    # no rare step: the rare rules are told by an event
     busy = [(sum(1 for ev in log[a:b] if ev.get("event") in RESPONSES), -i)
             for i, (_, a, b) in enumerate(rounds)]
     most = max(range(len(rounds)), key=lambda i: busy[i])
@@ -350,8 +348,8 @@ def _tell(teller: Teller, log: list, a: int, b: int) -> tuple[list, int]:
 INTROS = {
     "typical": ("A typical round", "Round {r} of the sample game, event by event: nothing out of the ordinary happens."),
     "rule": ("A rule at work: {what}", "Round {r} is one most rounds are not: {why}. Here it is, event by event."),
-    "responses": ("Abilities and responses", "In round {r} {k} abilities trigger or answer one another; this is "
-                  "the order in which they resolve."),
+    "responses": ("Abilities and responses", "In round {r}, {k} abilities trigger or answer one another; this "
+                  "is the order in which they resolve."),
     "end": ("How the game ended", "The last round of the sample game, up to its end."),
 }
 
@@ -395,10 +393,21 @@ def examples(game, seeds=SEEDS, max_steps: int | None = None) -> Examples:
         lines, stop = _tell(teller, log, start, end)
         picture, _ = _fullest(game, log, start, stop, table)
         k = sum(1 for ev in log[a:b] if ev.get("event") in RESPONSES)
-        what = E.join_and([f"\u201c{E.clean(str(s))}\u201d" for s in steps]) if steps else "a rarely used rule"
-        why = (f"it plays the step{'s' if len(steps) > 1 else ''} {what}, which few rounds need" if steps
-               else "it runs rules that few rounds need")
         title, intro = INTROS[kind]
-        out.moments.append(Moment(kind, title.format(what=what), intro.format(r=r, why=why, k=k), r, lines,
+        what = why = ""
+        if kind == "rule" and steps:
+            what = E.join_and([f"\u201c{E.clean(str(s))}\u201d" for s in steps])
+            why = f"it plays the step{'s' if len(steps) > 1 else ''} {what}, which few rounds need"
+        elif kind == "rule":        # every step is played every round: the rare rule is shown by what it did
+            first = next((ev for ev in log[a:b] if ev.get("rule") in rare and ev.get("event") not in ("set", "step")
+                          and Teller(game, seats).tell(ev)), None)
+            where = E.clean(str(first.get("step", ""))) if first else ""
+            title = "A rule at work in \u201c{what}\u201d" if where else "A rule at work"
+            what = where
+            said = Teller(game, seats).tell(first) if first else ""
+            why = ("it runs a rule few rounds need" + (f", in the step \u201c{where}\u201d" if where else "")
+                   + (f"; it begins when {said.rstrip('.')}" if said else ""))
+        count = WORDS[k] if k < len(WORDS) else str(k)
+        out.moments.append(Moment(kind, title.format(what=what), intro.format(r=r, why=why, k=count), r, lines,
                                   picture, "The table at the busiest moment of this example."))
     return out
