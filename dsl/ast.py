@@ -271,10 +271,116 @@ class Neg:
     operand: "Expr"
 
 
+@dataclass(frozen=True, slots=True)
+class IsFace:
+    """`c is face up` / `c is face down` (a card turned by `cost: exhaust` is face down)"""
+    span: Span
+    operand: "Expr"
+    up: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HasKeyword:
+    """`c has keyword Weapon` / `c has no keyword Weapon`"""
+    span: Span
+    operand: "Expr"
+    keyword: str
+    negated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CondExpr:
+    """`if a > b then a else b`"""
+    span: Span
+    cond: "Expr"
+    then: "Expr"
+    other: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class ItemOf:
+    """`item 2 of chosen` — counted from 1; none when there is no such item"""
+    span: Span
+    index: "Expr"
+    coll: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class RandomPick:
+    """`random card from your hand` — one element picked by the game's seeded generator"""
+    span: Span
+    noun: str
+    coll: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class RandomNumber:
+    """`random number from 1 to 6`"""
+    span: Span
+    low: "Expr"
+    high: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class SortKey:
+    """`it's score highest first` in `sorted by` (not an expression of its own)"""
+    span: Span
+    expr: "Expr"
+    highest_first: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SortedExpr:
+    """`players sorted by it's score highest first then it's gold lowest first` (a stable sort)"""
+    span: Span
+    coll: "Expr"
+    keys: tuple[SortKey, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CurrentStep:
+    """`the current step` / `the current phase` — its name, none outside one"""
+    span: Span
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOf:
+    """`seat of p` — p's seat number, from 1"""
+    span: Span
+    player: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatExpr:
+    """`seat (k + 1)` — the player in a computed seat"""
+    span: Span
+    seat: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsFrom:
+    """`the player 2 seats to the left of p` — around the table, every seat counted"""
+    span: Span
+    count: "Expr"
+    side: str
+    player: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class Modulo:
+    """`a mod b` — the remainder of whole-number division (0 up to b - 1 for a positive b)"""
+    span: Span
+    left: "Expr"
+    right: "Expr"
+
+
 Expr = Union[Num, Text, Bool, Nothing, Name, Call, FieldAccess, Possessive, Your, FieldOf,
              CardsIn, EveryZone, TopCard, TopCards, ActivePlayer, This, You, SeatPlayer, WinnersExpr, StackExpr, PlayersExpr,
              AllPlayers, Opponents, ListExpr, WhereExpr, ExprMap, OrChain, AndChain, NotOp,
-             Compare, IsEmpty, IsIn, IsA, Arith, Neg]
+             Compare, IsEmpty, IsIn, IsA, Arith, Neg,
+             IsFace, HasKeyword, CondExpr, ItemOf, RandomPick, RandomNumber, SortedExpr, CurrentStep,
+             SeatOf, SeatExpr, SeatsFrom, Modulo]
 
 # ============================================================== statements
 

@@ -176,6 +176,7 @@ BUILTIN_FUNCTIONS: dict[str, BuiltinFunction] = {f.name: f for f in (
     _fn("highest", "numbers", "number", _COLL.format("highest")),
     _fn("lowest", "numbers", "number", _COLL.format("lowest")),
     _fn("first", "collection", "element", _COLL.format("first")),
+    _fn("last", "collection", "element", _COLL.format("last")),
     _fn("any", "collection", "flag", _COLL.format("any")),
     _fn("clockwise_from", "player", "players", "write clockwise_from(the active player)"),
 )}

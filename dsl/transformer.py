@@ -657,8 +657,55 @@ class ToAst(Transformer):
         node = ch[0]
         span = self._span(meta)
         for i in range(1, len(ch), 2):
-            node = A.Arith(span, ch[i], node, ch[i + 1])
+            # `mod` is a node of its own (its English and its errors are not division's)
+            node = A.Modulo(span, node, ch[i + 1]) if ch[i] == "mod" else A.Arith(span, ch[i], node, ch[i + 1])
         return node
+
+    # ---- the expressions of issue 10 (face, keywords, if-then-else, lists, random, sort, seats)
+    def is_face(self, meta, ch):
+        return A.IsFace(self._span(meta), ch[0], ch[1] == "up")
+
+    def has_keyword(self, meta, ch):
+        return A.HasKeyword(self._span(meta), ch[0], str(ch[1]), False)
+
+    def has_no_keyword(self, meta, ch):
+        return A.HasKeyword(self._span(meta), ch[0], str(ch[1]), True)
+
+    def cond_expr(self, meta, ch):
+        return A.CondExpr(self._span(meta), ch[0], ch[1], ch[2])
+
+    def item_of(self, meta, ch):
+        return A.ItemOf(self._span(meta), ch[0], ch[1])
+
+    def random_pick(self, meta, ch):
+        return A.RandomPick(self._span(meta), str(ch[0]), ch[1])
+
+    def random_number(self, meta, ch):
+        return A.RandomNumber(self._span(meta), ch[0], ch[1])
+
+    def sort_key(self, meta, ch):
+        return A.SortKey(self._span(meta), ch[0], ch[1] == "highest")
+
+    def sorted_expr(self, meta, ch):
+        return A.SortedExpr(self._span(meta), ch[0], tuple(ch[1:]))
+
+    def current_step(self, meta, ch):
+        return A.CurrentStep(self._span(meta), "step")
+
+    def current_phase(self, meta, ch):
+        return A.CurrentStep(self._span(meta), "phase")
+
+    def seat_of(self, meta, ch):
+        return A.SeatOf(self._span(meta), ch[0])
+
+    def seat_expr(self, meta, ch):
+        return A.SeatExpr(self._span(meta), ch[0])
+
+    def seats_from(self, meta, ch):
+        return A.SeatsFrom(self._span(meta), ch[0], ch[1], ch[2])
+
+    def seat_side(self, meta, ch):
+        return str(ch[0])
 
     def add_op(self, meta, ch):
         return str(ch[0])

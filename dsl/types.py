@@ -617,12 +617,138 @@ class Typer:
         return FLAG
 
     def t_Arith(self, e, sc):
+        if e.op == "+":         # `a + b` adds numbers and joins lists (`hand + [c]` appends)
+            lt = self.infer(e.left, sc)
+            if is_list(lt):
+                return self._join(e, lt, sc)
+            self._number(e.left, lt)
+            self.want(e.right, NUMBER, sc)
+            return NUMBER
         self.want(e.left, NUMBER, sc)
         self.want(e.right, NUMBER, sc)
         return NUMBER
 
+    def _number(self, e, got) -> None:
+        """The check of `want(e, NUMBER)` for a type already inferred."""
+        if got == NONE:
+            self.none_here(e, NUMBER)
+        elif not compatible(got, NUMBER):
+            self.report("E0408", f"expected a number here, but this is {show(got)}", e.span,
+                        f"give {example(NUMBER)}" + ("; to join two lists, both sides must be lists"
+                                                     if is_list(got) else ""))
+
+    def _join(self, e, lt, sc):
+        rt = self.infer(e.right, sc)
+        if rt == NONE:
+            self.none_here(e.right, lt)
+            return lt
+        if not is_list(rt) and rt != ANY:
+            self.report("E0408", f"'+' joins a list only to a list, but this is {show(rt)}", e.right.span,
+                        f"put the one item in brackets to add it at the end: ... + [{_written_short(e.right)}]")
+            return lt
+        if is_list(rt) and not compatible(lt[1], rt[1]):
+            self.report("E0406", f"cannot join {show(lt)} with {show(rt)}", e.span,
+                        f"a list holds one kind of thing: join {plural(lt[1])} with {plural(lt[1])}")
+            return lt
+        return lt if lt[1] != ANY or not is_list(rt) else rt
+
     def t_Neg(self, e, sc):
         self.want(e.operand, NUMBER, sc)
+        return NUMBER
+
+    # ------------------------------------------------------------------ issue 10's expressions
+    def t_IsFace(self, e, sc):
+        self.want(e.operand, CARD, sc)
+        return FLAG
+
+    def t_HasKeyword(self, e, sc):
+        self.want(e.operand, CARD, sc)
+        if e.keyword not in self.d.keywords:
+            self.report("E0213", f"unknown keyword '{e.keyword}'", e.span,
+                        suggest(e.keyword, self.d.keywords) or (
+                            f"declare it with: keyword {e.keyword}:" if not self.d.keywords
+                            else "the keywords are " + ", ".join(sorted(self.d.keywords)[:8])))
+        return FLAG
+
+    def t_CondExpr(self, e, sc):
+        self.want(e.cond, FLAG, sc)
+        a, b = self.infer(e.then, sc), self.infer(e.other, sc)
+        if not compatible(a, b):
+            self.report("E0408", f"the two values of 'if ... then ... else' differ: {show(a)} and {show(b)}",
+                        e.other.span, f"give after 'else' {example(a)}, as after 'then'")
+            return ANY
+        return b if a in (NONE, ANY) else a
+
+    def _want_list(self, e, sc, what: str):
+        t = self.infer(e, sc)
+        if t == ZONE:
+            self.report("E0404", f"{what} needs a collection, but this is a zone", e.span,
+                        "take the cards in it: cards in ...")
+            return ANY
+        if t == NONE:
+            self.none_here(e, list_of(ANY))
+            return ANY
+        if not is_list(t) and t != ANY:
+            self.report("E0404", f"{what} needs a collection, but this is {show(t)}", e.span,
+                        "a collection is e.g. players, cards in a zone, or a list [a, b]")
+            return ANY
+        return elem(t)
+
+    def t_ItemOf(self, e, sc):
+        self.want(e.index, NUMBER, sc)
+        return self._want_list(e.coll, sc, "'item ... of'")
+
+    def t_RandomPick(self, e, sc):
+        t = self._want_list(e.coll, sc, f"'random {e.noun} from'")
+        nouns = {"card": CARD, "player": PLAYER, "zone": ZONE, "text": TEXT, "number": NUMBER}
+        if e.noun in nouns:
+            if not compatible(t, nouns[e.noun]):
+                self.report("E0408", f"'random {e.noun}' picks {show(nouns[e.noun])}, but these are {plural(t)}",
+                            e.span, f"write random {_noun(t)} from ..., or random item from ...")
+        elif e.noun not in ("item", "one", "member") and not (isinstance(t, tuple) and t[1] == e.noun):
+            self.report("E0408", f"'random {e.noun}': say what is picked with card, player, item or one",
+                        e.span, f"write random {_noun(t)} from ...")
+        return t
+
+    def t_RandomNumber(self, e, sc):
+        self.want(e.low, NUMBER, sc)
+        self.want(e.high, NUMBER, sc)
+        return NUMBER
+
+    def t_SortedExpr(self, e, sc):
+        t = self.infer(e.coll, sc)
+        if not is_list(t) and t != ANY:
+            self.report("E0404", f"'sorted by' sorts a collection, but this is {show(t)}", e.coll.span,
+                        "a collection is e.g. players, cards in a zone, or a list [a, b]")
+        inner = sc.child(it_type=elem(t))
+        for key in e.keys:
+            k = self.infer(key.expr, inner)
+            if k not in (NUMBER, TEXT, ANY, NONE):
+                self.report("E0408", f"a sort key is a number or a text, but this is {show(k)}", key.expr.span,
+                            "sort by a number of each one, e.g. players sorted by it's score highest first")
+        return t if is_list(t) else list_of(ANY)
+
+    def t_CurrentStep(self, e, sc):
+        return TEXT
+
+    def t_SeatOf(self, e, sc):
+        self.want(e.player, PLAYER, sc)
+        return NUMBER
+
+    def t_SeatExpr(self, e, sc):
+        if isinstance(e.seat, A.Num) and e.seat.value < 1:
+            self.report("E0412", "seats are numbered from 1", e.span, "write seat 1, seat 2, ...")
+        self.want(e.seat, NUMBER, sc)
+        return PLAYER
+
+    def t_SeatsFrom(self, e, sc):
+        self.want(e.count, NUMBER, sc)
+        self.want(e.player, PLAYER, sc)
+        return PLAYER
+
+    def t_Modulo(self, e, sc):
+        self.want(e.left, NUMBER, sc)
+        self.want(e.right, NUMBER, sc)
         return NUMBER
 
     def want(self, e, t, sc):
@@ -636,6 +762,20 @@ class Typer:
     def none_here(self, e, t) -> None:
         self.report("E0414", f"none is not {show(t)}: this needs {show(t)} that is there", e.span,
                     NONE_HINT.get(t if not is_list(t) else "list", NONE_HINT["list"]))
+
+
+def _noun(t) -> str:
+    """The word after `random` for elements of type `t`."""
+    return {CARD: "card", PLAYER: "player", ZONE: "zone", TEXT: "text", NUMBER: "number"}.get(t, "item")
+
+
+def _written_short(e) -> str:
+    """A short operand as written, for a hint (a name, a number, `this`, `you`), else 'x'."""
+    if isinstance(e, A.Name):
+        return e.name
+    if isinstance(e, A.Num):
+        return str(e.value)
+    return {A.This: "this", A.You: "you"}.get(type(e), "x")
 
 
 # One type rule per expression class, read from the registry (dsl/registry.py) once

@@ -15,6 +15,7 @@ from cardsmith.dsl.bounds import MAX_COLLECTION, MAX_RUNTIME_NUMBER
 from cardsmith.dsl.registry import BUILTIN_FUNCTIONS, EXPRESSION, dispatch
 from cardsmith.dsl.types import ANY, CARD, PLAYER, ZONE, Scope, is_list, list_of
 
+from . import compile_lang as _lang
 from .errors import RuleError, charge
 
 _MISSING = object()
@@ -656,6 +657,8 @@ class ExprCompiler:
         return lambda m, env: (c := a(m, env)) is not None and m.card_types[c] == name
 
     def x_Arith(self, e, sc):
+        if _lang.is_join(self, e, sc):      # `hand + [c]`: lists joined (interpreter/compile_lang.py)
+            return _lang.join(self, e, sc)
         a, b = self.compile(e.left, sc), self.compile(e.right, sc)
         span = e.span
         op = e.op
@@ -717,6 +720,12 @@ class ExprCompiler:
                 raise RuleError("arithmetic met 'none' where it needs a number", span)
             return -x
         return neg
+
+    # The expressions of issue 10, written in interpreter/compile_lang.py
+    x_IsFace, x_HasKeyword, x_CondExpr, x_ItemOf = _lang.x_IsFace, _lang.x_HasKeyword, _lang.x_CondExpr, _lang.x_ItemOf
+    x_RandomPick, x_RandomNumber, x_SortedExpr = _lang.x_RandomPick, _lang.x_RandomNumber, _lang.x_SortedExpr
+    x_CurrentStep, x_SeatOf, x_SeatExpr, x_SeatsFrom = _lang.x_CurrentStep, _lang.x_SeatOf, _lang.x_SeatExpr, _lang.x_SeatsFrom
+    x_Modulo, b_last = _lang.x_Modulo, _lang.b_last
 
 
 # One compile handler per expression class, read from the registry (dsl/registry.py) once

@@ -116,9 +116,23 @@ WRITERS = {
     "IsA": lambda e: f"{_w(e.operand, True)} is a {e.type_name}",
     "Arith": lambda e: f"{_w(e.left, True)} {e.op} {_w(e.right, True)}",
     "Neg": lambda e: f"-{_w(e.operand, True)}",
+    "IsFace": lambda e: f"{_w(e.operand, True)} is face {'up' if e.up else 'down'}",
+    "HasKeyword": lambda e: f"{_w(e.operand, True)} has {'no ' if e.negated else ''}keyword {e.keyword}",
+    "CondExpr": lambda e: f"if {_w(e.cond, True)} then {_w(e.then, True)} else {_w(e.other, True)}",
+    "ItemOf": lambda e: f"item {_w(e.index, True)} of {_w(e.coll, True)}",
+    "RandomPick": lambda e: f"random {e.noun} from {_w(e.coll, True)}",
+    "RandomNumber": lambda e: f"random number from {_w(e.low, True)} to {_w(e.high, True)}",
+    "SortedExpr": lambda e: f"{_w(e.coll, True)} sorted by " + " then ".join(
+        f"{_w(k.expr, True)} {'highest' if k.highest_first else 'lowest'} first" for k in e.keys),
+    "CurrentStep": lambda e: f"the current {e.kind}",
+    "SeatOf": lambda e: f"seat of {_w(e.player, True)}",
+    "SeatExpr": lambda e: f"seat ({written(e.seat)})",
+    "SeatsFrom": lambda e: f"the player {_w(e.count, True)} seats to the {e.side} of {_w(e.player, True)}",
+    "Modulo": lambda e: f"{_w(e.left, True)} mod {_w(e.right, True)}",
 }
 _WRITE = dispatch("listing", EXPRESSION, WRITERS)
-_COMPOUND = (A.WhereExpr, A.ExprMap, A.OrChain, A.AndChain, A.NotOp, A.Compare, A.IsEmpty, A.IsIn, A.IsA, A.Arith)
+_COMPOUND = (A.WhereExpr, A.ExprMap, A.OrChain, A.AndChain, A.NotOp, A.Compare, A.IsEmpty, A.IsIn, A.IsA, A.Arith,
+             A.IsFace, A.HasKeyword, A.CondExpr, A.SortedExpr, A.Modulo, A.RandomPick, A.ItemOf, A.SeatsFrom)
 
 
 def written(e) -> str:

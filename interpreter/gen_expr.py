@@ -539,6 +539,8 @@ class ExprGen:
         return f"(({t} := {a}) is not None and m.card_types[{t}] == {e.type_name!r})"
 
     def g_Arith(self, e, sc, g):
+        if e.op == "+" and is_list(self.x.type_of(e, sc)):
+            return None         # lists joined: the closure (compile_lang.join)
         fn = {"+": "_add", "-": "_sub", "*": "_mul"}.get(e.op, "_div")
         return f"{fn}({self.src(e.left, sc, g)}, {self.src(e.right, sc, g)}, {self.span(e.span)})"
 

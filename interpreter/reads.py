@@ -18,6 +18,9 @@ _DIRECT = {
     A.PlayersExpr: OUT, A.AllPlayers: 0, A.Opponents: OUT, A.WinnersExpr: OUT,
     A.Possessive: ATTRS | ZONES, A.Your: ATTRS | ZONES, A.FieldAccess: ATTRS, A.FieldOf: ATTRS | ZONES,
     A.IsA: 0, A.ActivePlayer: ALL,
+    # face up or down is part of ZONES (a flip marks it); a step begins without marking anything,
+    # and a random pick may change at every look: be safe
+    A.IsFace: ZONES, A.HasKeyword: 0, A.CurrentStep: ALL, A.RandomPick: ALL, A.RandomNumber: ALL,
 }
 
 

@@ -1,0 +1,290 @@
+"""Closures of the expressions designers asked for in issue 10 (face up/down, keywords,
+`if … then … else …`, joining and indexing lists, random picks, `sorted by`, the current step,
+seat arithmetic, `mod`).
+
+Each `x_<Node>` here is a method of `ExprCompiler` (interpreter/compile_expr.py binds them
+there, so the registry finds them as `ExprCompiler.x_<Node>`): `self` is the compiler, and each
+returns a closure `fn(m, env)` as the other compile handlers do. Kept apart only to keep that
+file about the core expressions. Random picks draw from the one generator of the game
+(interpreter/rng.py, state `m.st.rng`), so a game stays the same for the same seed.
+"""
+from __future__ import annotations
+
+from cardsmith.dsl import ast as A
+from cardsmith.dsl.bounds import MAX_COLLECTION
+from cardsmith.dsl.types import ANY, CARD, is_list
+
+from . import rng as R
+from .errors import RuleError, charge
+
+def _none_number(span, what: str = "arithmetic") -> RuleError:
+    return RuleError(f"{what} met 'none' where it needs a number", span)
+
+
+# ---------------------------------------------------------------------- cards
+def x_IsFace(self, e, sc):
+    a, up = self.compile(e.operand, sc), e.up
+    # a card that is not there (none) is neither face up nor face down
+    return lambda m, env: (c := a(m, env)) is not None and m.st.face_up[c] is up
+
+
+def keyword_cards(compiler) -> dict[str, frozenset]:
+    """keyword name -> the ids of the cards that carry it (their card type's or their own):
+    fixed for a game, so `has keyword` is one set lookup (built once per compiler)."""
+    cached = compiler.__dict__.get("_keyword_cards")
+    if cached is not None:
+        return cached
+    program = compiler.p
+    d = program.game.decls
+    own = {cd.span: cd.keywords for cd in d.cards}          # a single card's own keywords
+    out: dict[str, set] = {name: set() for name in d.keywords}
+    for card in program.game.cards:
+        ct = d.card_types.get(card.type_name)
+        uses = (ct.keywords if ct is not None else ()) + own.get(card.span, ())
+        for use in uses:
+            if use.name in out:
+                out[use.name].add(card.id)
+    compiler.__dict__["_keyword_cards"] = frozen = {k: frozenset(v) for k, v in out.items()}
+    return frozen
+
+
+def x_HasKeyword(self, e, sc):
+    a, neg = self.compile(e.operand, sc), e.negated
+    holders = keyword_cards(self).get(e.keyword, frozenset())
+    return lambda m, env: (c := a(m, env)) is not None and (c in holders) is not neg
+
+
+# ---------------------------------------------------------------------- values
+def x_CondExpr(self, e, sc):
+    cond, a, b = self.compile(e.cond, sc), self.compile(e.then, sc), self.compile(e.other, sc)
+    return lambda m, env: a(m, env) if cond(m, env) else b(m, env)
+
+
+def x_ItemOf(self, e, sc):
+    k, coll, span = self.compile(e.index, sc), self.collection(e.coll, sc), e.index.span
+
+    def item(m, env):
+        i = k(m, env)
+        if i is None:
+            raise RuleError("'item ... of' met 'none' where it needs a number", span)
+        xs = coll(m, env)
+        return xs[i - 1] if 1 <= i <= len(xs) else None     # counted from 1; none past the end
+    return item
+
+
+def b_last(self, e, sc, a):
+    """The built-in `last(C)`: the last element, none for an empty collection (as `first`)."""
+    def last(m, env):
+        xs = a(m, env)
+        return xs[-1] if xs else None
+    return last
+
+
+def x_Modulo(self, e, sc):
+    a, b, span = self.compile(e.left, sc), self.compile(e.right, sc), e.span
+
+    def mod(m, env):
+        x, y = a(m, env), b(m, env)
+        if x is None or y is None:
+            raise _none_number(span)
+        if y == 0:
+            raise RuleError("division by zero", span,
+                            "test the divisor first, e.g. if d > 0: ... (x mod 0 has no value)")
+        return x % y            # Python's: 0 up to y - 1 for a positive y, whatever the sign of x
+    return mod
+
+
+def join(self, e, sc):
+    """`a + b` on lists (typed by the checker as a list): a new list, a's items then b's."""
+    a, b, span = self.collection(e.left, sc), self.compile(e.right, sc), e.span
+
+    def joined(m, env):
+        xs, ys = a(m, env), b(m, env)
+        if ys is None:
+            from .compile_expr import no_collection
+            raise no_collection(e.right.span)
+        if len(xs) + len(ys) > MAX_COLLECTION:
+            from .compile_expr import too_many
+            raise too_many(span)
+        return xs + ys
+    return joined
+
+
+# ---------------------------------------------------------------------- random picks
+def _log_pick(m, span, what: str, where: str, value, t) -> None:
+    """Logs what was picked: a card by name only for who may see it (interpreter/visibility.py)."""
+    log = m.log
+    if t == CARD:
+        log.emit(m, "random", span, {"picked": m.card_label(value), "from": where},
+                 [f"{what} from {where} is picked at random: ", log.card(m, value)])
+    else:
+        shown = log.typed(m, value, t)
+        log.emit(m, "random", span, {"picked": shown, "from": where},
+                 f"{what} from {where} is picked at random: {shown if not isinstance(shown, list) else value}")
+
+
+def x_RandomPick(self, e, sc):
+    coll, span = self.collection(e.coll, sc), e.span
+    t = self.type_of(e, sc)
+    noun = e.noun
+    from cardsmith.interpreter.explain import written
+    where = written(e.coll)
+
+    def pick(m, env):
+        xs = coll(m, env)
+        if not xs:
+            return None         # nothing to pick from: none, as first() of an empty list
+        m.st.rng, i = R.below(m.st.rng, len(xs))
+        if m.log.on:
+            _log_pick(m, span, f"a {noun}", where, xs[i], t)
+        return xs[i]
+    return pick
+
+
+def x_RandomNumber(self, e, sc):
+    lo, hi, span = self.compile(e.low, sc), self.compile(e.high, sc), e.span
+
+    def number(m, env):
+        a, b = lo(m, env), hi(m, env)
+        if a is None or b is None:
+            raise _none_number(span, "'random number from ... to ...'")
+        if b < a:
+            raise RuleError(f"'random number from {a} to {b}': the second number is smaller than the first", span,
+                            "write the smaller number first, e.g. random number from 1 to 6")
+        m.st.rng, k = R.below(m.st.rng, b - a + 1)
+        if m.log.on:
+            _log_pick(m, span, "a number", f"{a} to {b}", a + k, "number")
+        return a + k
+    return number
+
+
+# ---------------------------------------------------------------------- sorted by
+def _sort_value(v):
+    """A key that sorts numbers and texts, with none after every value in either direction."""
+    return (1, 0) if v is None else (0, v)
+
+
+def x_SortedExpr(self, e, sc):
+    t = self.type_of(e.coll, sc)
+    coll, span = self.collection(e.coll, sc), e.span
+    inner = sc.child(it_type=t[1] if is_list(t) else ANY)
+    keys = [(self.compile(k.expr, inner), k.highest_first, k.expr.span) for k in e.keys]
+
+    def sort(m, env):
+        xs = coll(m, env)
+        charge(m, len(xs) * len(keys), span)
+        saved = env.get("$it", _MISSING)
+        rows = []
+        try:
+            for x in xs:
+                env["$it"] = x
+                row = []
+                for fn, _high, kspan in keys:
+                    v = fn(m, env)
+                    if v is not None and v.__class__ not in (int, str):
+                        raise RuleError("a sort key must be a number or a text", kspan)
+                    row.append(v)
+                rows.append((row, x))
+        finally:
+            if saved is _MISSING:
+                env.pop("$it", None)
+            else:
+                env["$it"] = saved
+        # stable sorts from the last key to the first: equal keys keep the collection's order
+        order = list(range(len(rows)))
+        for j in range(len(keys) - 1, -1, -1):
+            high = keys[j][1]
+            present = [i for i in order if rows[i][0][j] is not None]
+            absent = [i for i in order if rows[i][0][j] is None]
+            try:        # reverse=True keeps equal keys in their order too (Python's sort is stable)
+                present.sort(key=lambda i: rows[i][0][j], reverse=high)
+            except TypeError:
+                raise RuleError("a sort key is a number for some and a text for others", keys[j][2]) from None
+            order = present + absent
+        return [rows[i][1] for i in order]
+    return sort
+
+
+_MISSING = object()
+
+
+# ---------------------------------------------------------------------- the flow
+def flow_names(compiler) -> dict[str, frozenset]:
+    """"step" / "phase" -> the names written after `step` / `phase` anywhere in the game."""
+    cached = compiler.__dict__.get("_flow_names")
+    if cached is not None:
+        return cached
+    d = compiler.p.game.decls
+    found: dict[str, set] = {"step": set(), "phase": set()}
+    roots = [d.setup, d.rounds, list(d.procedures.values()), d.end_checks, list(d.card_types.values()),
+             d.cards, list(d.keywords.values()), d.scenarios]
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (list, tuple)):
+            stack.extend(node)
+            continue
+        if node is None or not hasattr(node, "__dataclass_fields__"):
+            continue
+        if isinstance(node, A.StepStmt):
+            found[node.kind].add(node.name)
+        for name in node.__dataclass_fields__:
+            if name != "span":
+                stack.append(getattr(node, name))
+    compiler.__dict__["_flow_names"] = frozen = {k: frozenset(v) for k, v in found.items()}
+    return frozen
+
+
+def x_CurrentStep(self, e, sc):
+    names = flow_names(self)[e.kind]
+
+    def current(m, env):
+        for name in reversed(m.st.step_path):     # the innermost step (or phase) under way
+            if name in names:
+                return name
+        return None
+    return current
+
+
+# ---------------------------------------------------------------------- seats
+def x_SeatOf(self, e, sc):
+    p = self.compile(e.player, sc)
+    return lambda m, env: None if (q := p(m, env)) is None else q + 1
+
+
+def x_SeatExpr(self, e, sc):
+    k, span = self.compile(e.seat, sc), e.span
+
+    def seat(m, env):
+        n = k(m, env)
+        if n is None:
+            raise RuleError("'seat (...)' met 'none' where it needs a number", span)
+        if not 1 <= n <= m.n_players:
+            raise RuleError(f"there is no player {n} in a {m.n_players}-player game", span,
+                            "keep the seat between 1 and count(all players), e.g. with mod")
+        return n - 1
+    return seat
+
+
+def x_SeatsFrom(self, e, sc):
+    k, p, span = self.compile(e.count, sc), self.compile(e.player, sc), e.span
+    sign = 1 if e.side == "left" else -1
+
+    def around(m, env):
+        n, q = k(m, env), p(m, env)
+        if n is None:
+            raise _none_number(span, "'the player ... seats to the ...'")
+        if q is None:
+            return None
+        return (q + sign * n) % m.n_players     # every seat counts, whoever is out
+    return around
+
+
+def is_join(self, e, sc) -> bool:
+    """Whether the Arith `e` joins lists (the checker typed it as a list)."""
+    return e.op == "+" and is_list(self.type_of(e, sc))
+
+
+__all__ = ["x_IsFace", "x_HasKeyword", "x_CondExpr", "x_ItemOf", "x_Modulo", "x_RandomPick", "x_RandomNumber",
+           "x_SortedExpr", "b_last", "x_CurrentStep", "x_SeatOf", "x_SeatExpr", "x_SeatsFrom", "join", "is_join",
+           "keyword_cards", "flow_names"]
