@@ -297,6 +297,10 @@ def test_every_example_of_the_language_reference_has_english(index, kind, text):
     for line in lines:
         assert line.strip(), "an empty sentence"
         assert not re.search(r"\b(None|Name\(|Call\(|span=)", line), f"code leaked into the English: {line}"
+        said = E.plain(line)
+        machine = re.search(r"\bis (?:yes|no)(?=[,.:;)]| and | or |$)|\bnone\b|'s can\b|\(checked before each time\)"
+                            r"|\b(?:opponent|player)s's\b|\bwith\b[^.:;()]*\bas \x0e", line)
+        assert not machine, f"machine English ({machine.group(0)!r}): {said}"
 
 
 def test_the_examples_cover_every_statement_and_expression():

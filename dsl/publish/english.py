@@ -666,7 +666,11 @@ def describe_define(d: A.DefineDecl, ctx: Ctx) -> str:
         c2 = params_ctx(ctx, d.name, ())
         c2.bind(d.params[0], ZONE, Ref("the zone", "the zone's"))
         return f"The {human(d.name)} of a zone is {np(d.expr, c2)}."
+    if isinstance(d.expr, A.Bool):
+        return f"{quote(human(d.name))} {'always' if d.expr.value else 'never'} holds."
     if not d.params:
+        if ctx.decls.typing.merged(d.expr) == FLAG:
+            return f"{quote(human(d.name))} holds when {cond(d.expr, c)}."
         return f"The {human(d.name)} is {body}."
     return f"The {human(d.name)} of {join_and([var(p) for p in d.params])} is {body}."
 
