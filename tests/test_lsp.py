@@ -8,6 +8,7 @@ the same objects `cardsmith check` prints.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import sys
 from pathlib import Path
@@ -95,16 +96,17 @@ class Session:
 
     def __init__(self, client: LanguageClient):
         self.client = client
-        self.diagnostics: dict[str, list[T.Diagnostic]] = {}
+        self.diagnostics: dict[str, tuple[int | None, list[T.Diagnostic]]] = {}   # uri -> the last published
         self.arrived = asyncio.Event()
         self.logs: list[str] = []
 
-    async def published(self, uri: str, version_check=lambda ds: True) -> list[T.Diagnostic]:
-        """The next diagnostics published for `uri` that pass `version_check`."""
+    async def published(self, uri: str, version: int | None = None) -> list[T.Diagnostic]:
+        """The diagnostics published for `uri` (for that version of it, when given)."""
         async def wait():
             while True:
-                if uri in self.diagnostics and version_check(self.diagnostics[uri]):
-                    return self.diagnostics.pop(uri)
+                got = self.diagnostics.pop(uri, None)
+                if got is not None and (version is None or got[0] == version):
+                    return got[1]
                 self.arrived.clear()
                 await self.arrived.wait()
         return await asyncio.wait_for(wait(), WAIT)
@@ -119,7 +121,7 @@ async def _start(folder: Path) -> Session:
 
     @client.feature(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     def on_diagnostics(params: T.PublishDiagnosticsParams):
-        session.diagnostics[params.uri] = list(params.diagnostics)
+        session.diagnostics[params.uri] = (params.version, list(params.diagnostics))
         session.arrived.set()
 
     @client.feature(T.WINDOW_LOG_MESSAGE)
@@ -137,10 +139,11 @@ async def _start(folder: Path) -> Session:
     return session
 
 
-def _change(client, uri: str, version: int, text: str) -> None:
+def _change(client, uri: str, version: int, text: str) -> int:
     client.text_document_did_change(T.DidChangeTextDocumentParams(
         text_document=T.VersionedTextDocumentIdentifier(uri=uri, version=version),
         content_changes=[T.TextDocumentContentChangeWholeDocument(text=text)]))
+    return version
 
 
 def _same(server: list[T.Diagnostic], expected: list[T.Diagnostic]) -> None:
@@ -172,6 +175,7 @@ async def _session(tmp_path: Path) -> None:
     uri, lib_uri = from_fs_path(str(game_path)), from_fs_path(str(tmp_path / "lib.cards"))
     session = await _start(tmp_path)
     client = session.client
+    versions = itertools.count(2)
     try:
         # 1. open a game that checks: no diagnostics
         client.text_document_did_open(T.DidOpenTextDocumentParams(
@@ -180,8 +184,7 @@ async def _session(tmp_path: Path) -> None:
 
         # 2. a misspelt zone: the checker's diagnostic, with its range, code and hint
         broken = GAME.replace("move top card of box to p's deck", "move top card of bx to p's deck")
-        _change(client, uri, 2, broken)
-        got = await session.published(uri, lambda ds: bool(ds))
+        got = await session.published(uri, _change(client, uri, next(versions), broken))
         _, diags, _ = check_source(Source(str(game_path), broken))
         _same(got, [to_lsp(d, broken) for d in diags])
         first = got[0]
@@ -192,8 +195,7 @@ async def _session(tmp_path: Path) -> None:
 
         # 3. a syntax error while typing: reported, and the rest of the file still answers
         typing = GAME.replace("    shuffle box\n", "    shuffle box (\n")
-        _change(client, uri, 3, typing)
-        got = await session.published(uri, lambda ds: bool(ds))
+        got = await session.published(uri, _change(client, uri, next(versions), typing))
         _, diags, _ = check_source(Source(str(game_path), typing))
         _same(got, [to_lsp(d, typing) for d in diags])
         assert got[0].code.startswith("E00")
@@ -202,8 +204,17 @@ async def _session(tmp_path: Path) -> None:
         assert [loc.range.start for loc in found] == [where(typing, "total", "define total")]
 
         # 4. mended: the diagnostics are cleared
-        _change(client, uri, 4, GAME)
-        assert await session.published(uri) == []
+        assert await session.published(uri, _change(client, uri, next(versions), GAME)) == []
+
+        # 4b. an error in the imported file is published for that file, and cleared when mended
+        (tmp_path / "lib.cards").write_text(LIB.replace("p's deck is not empty", "p's dek is not empty"),
+                                            encoding="utf-8")
+        assert await session.published(uri, _change(client, uri, next(versions), GAME)) == []
+        in_lib = await session.published(lib_uri)
+        assert [d.code for d in in_lib] == ["E0206"] and in_lib[0].range.start.line == 6     # unknown zone
+        (tmp_path / "lib.cards").write_text(LIB, encoding="utf-8")
+        assert await session.published(uri, _change(client, uri, next(versions), GAME)) == []
+        assert await session.published(lib_uri) == []
 
         # 5. hover: a zone declared in the imported file, a field with its doc, a define's type, a card
         doc = T.TextDocumentIdentifier(uri)
@@ -242,14 +253,12 @@ async def _session(tmp_path: Path) -> None:
 
         # 8. completion after `p's`: the per-player zones and the player attributes
         typed = GAME.replace("        add gained to p's score\n", "        add gained to p's \n")
-        _change(client, uri, 5, typed)
-        await session.published(uri, lambda ds: True)
+        await session.published(uri, _change(client, uri, next(versions), typed))
         listed = await session.ask(client.text_document_completion_async(T.CompletionParams(
             text_document=doc, position=T.Position(where(typed, "p's", "add gained to p's").line, len("        add gained to p's ")))))
         labels = {item.label for item in listed.items}
         assert {"deck", "hand", "score"} <= labels and "box" not in labels and "refill" not in labels
-        _change(client, uri, 6, GAME)
-        assert await session.published(uri) == []
+        assert await session.published(uri, _change(client, uri, next(versions), GAME)) == []
 
         # 9. rename a procedure everywhere; a word of the language is refused
         edit = await session.ask(client.text_document_rename_async(T.RenameParams(
@@ -278,16 +287,14 @@ async def _session(tmp_path: Path) -> None:
 
         # 11. formatting is `cardsmith fmt`
         messy = GAME.replace("    players: 2 to 2", "    players:2 to 2").replace("| name       |", "|name|")
-        _change(client, uri, 7, messy)
-        await session.published(uri, lambda ds: True)
+        await session.published(uri, _change(client, uri, next(versions), messy))
         edits = await session.ask(client.text_document_formatting_async(T.DocumentFormattingParams(
             text_document=doc, options=T.FormattingOptions(tab_size=4, insert_spaces=True))))
         assert _apply(messy, edits) == format_text(messy) == format_text(GAME)
 
         # 12. garbage: every request still answers, nothing crashes
-        for version, text in enumerate(['game "x', "(((( [[ \n\t)\x00 '\n", "card type :\n  | |\n", ""], 8):
-            _change(client, uri, version, text)
-            await session.published(uri, lambda ds: True)
+        for text in ['game "x', "(((( [[ \n\t)\x00 '\n", "card type :\n  | |\n", ""]:
+            await session.published(uri, _change(client, uri, next(versions), text))
             for pos in (T.Position(0, 0), T.Position(0, 3), T.Position(5, 1)):
                 await session.ask(client.text_document_hover_async(T.HoverParams(text_document=doc, position=pos)))
                 await session.ask(client.text_document_definition_async(T.DefinitionParams(text_document=doc, position=pos)))
@@ -332,3 +339,49 @@ def test_every_declared_name_of_every_game_is_found_where_it_is_declared(path):
         refs = features.references(project, str(path), s.line, s.column)
         assert any((r.line, r.column) == (s.line, s.column) for r in refs)
         assert all(r.name == s.name for r in refs)
+
+
+def _project(name: str) -> tuple[Project, str, list[str]]:
+    path = ROOT / "tests" / "games" / name if (ROOT / "tests" / "games" / name).exists() else ROOT / "games" / name
+    text = path.read_text(encoding="utf-8")
+    index = build(str(path), text)
+    return Project(index, {str(path): index}), str(path), text.split("\n")
+
+
+def _defined(project: Project, path: str, lines: list[str], line_has: str, word: str, nth: int = 0):
+    """(kind, line) of each declaration the `nth` `word` on the line containing `line_has` names."""
+    number = next(i for i, line in enumerate(lines, 1) if line_has in line)
+    column = -1
+    for _ in range(nth + 1):
+        column = lines[number - 1].index(word, column + 1)
+    return sorted((s.kind, s.line) for s in features.definitions(project, path, number, column + 1))
+
+
+def test_what_names_mean_in_abilities_keywords_cards_and_tables():
+    project, path, lines = _project("double_shield.cards")
+    assert _defined(project, path, lines, "keyword Armour(2)", "Armour") == [("keyword", 15)]
+    # in `instead of damage`, the names are the parameters of the procedure `damage`
+    assert _defined(project, path, lines, "damage(target, highest", "amount") == [("parameter", 45)]
+    assert _defined(project, path, lines, "damage(target, highest", "points") == [("parameter", 15)]
+    assert _defined(project, path, lines, "    rank = 5", "rank") == [("field", 21), ("field", 28)]
+    assert _defined(project, path, lines, '| name             | rank | halves |', "halves") == [("field", 22)]
+    assert _defined(project, path, lines, 'where name = "Heavy Plate"', "Heavy Plate") == [("card", 31)]
+    assert _defined(project, path, lines, "subtract amount from target's life", "life") == [("player attribute", 10)]
+    assert _defined(project, path, lines, "subtract amount from", "subtract") == []     # a word of the language
+
+    project, path, lines = _project("space_war_in_space.cards")
+    # in `when battle_won`, `card` is the event's parameter
+    assert _defined(project, path, lines, "when battle_won where card = this and leader", "card") == [("parameter", 67)]
+    assert _defined(project, path, lines, "announce leader_victory(you, this)", "leader_victory") == [("event", 68)]
+
+
+def test_a_half_typed_file_still_answers_after_the_line_being_typed():
+    text = (ROOT / "tests" / "games" / "double_shield.cards").read_text(encoding="utf-8")
+    typing = text.replace("    rank = 5\n", "    rank = (5 +\n", 1)         # an unclosed bracket
+    index = build("g.cards", typing)
+    project = Project(index, {"g.cards": index})
+    lines = typing.split("\n")
+    number = next(i for i, line in enumerate(lines, 1) if "subtract amount from target's life" in line)
+    found = features.definitions(project, "g.cards", number, lines[number - 1].index("life") + 1)
+    assert [(s.kind, s.line) for s in found] == [("player attribute", 10)]
+    assert {s.name for s in index.symbols} >= {"damage", "Armour", "Gear", "Plate", "Blows"}

@@ -338,6 +338,14 @@ class Project:
                     return {c.name: c for c in s.children}
         return {}
 
+    def procedure_params(self, name: str) -> dict[str, Symbol]:
+        for f in self.files.values():
+            for seg in f.segments:
+                words = [t.text for t in seg.head[:3]]
+                if words[:2] == ["procedure", name] or words[:3] == ["override", "procedure", name]:
+                    return {n: s for n, s in seg.locals.items() if s.kind == "parameter"}
+        return {}
+
     def occurrence_at(self, path: str, line: int, column: int) -> Occurrence | None:
         f = self.files.get(path)
         if f is None:
@@ -360,6 +368,9 @@ class Project:
             event = self._listening(f, seg, occ.line)
             if event is not None:
                 param = self.event_params(event).get(occ.name)
+                if param is not None:
+                    return [param]
+                param = self.procedure_params(event).get(occ.name)      # `instead of <procedure>`
                 if param is not None:
                     return [param]
                 builtin = EVENTS.get(event)

@@ -121,7 +121,8 @@ class CardsServer(LanguageServer):
 
     def check(self, uri: str) -> None:
         """Check the file as typed and publish the checker's diagnostics, per file."""
-        text = self.text_of(uri)
+        doc = self.workspace.get_text_document(uri)
+        text, version = doc.source, doc.version
         path = self.path_of(uri)
         game, diagnostics, sources = check_source(Source(path, text))
         if game is not None:
@@ -137,7 +138,8 @@ class CardsServer(LanguageServer):
             self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=stale, diagnostics=[]))
         self.published[uri] = set(by_uri)
         for target, items in by_uri.items():
-            self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=target, diagnostics=items))
+            self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
+                uri=target, diagnostics=items, version=version if target == uri else None))
 
     def where(self, uri: str, pos: T.Position) -> tuple[str, int, int]:
         line, column = from_position(self.text_of(uri), pos, self.encoding)
