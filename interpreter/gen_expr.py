@@ -463,8 +463,8 @@ class ExprGen:
             inner = Scope(dict(zip(d.params, types)), instance=("define", e.name, types))
             body = self.src(d.expr, inner, Gen())
             self.pool.compile(f"def {fn}(m, env):\n    return {body}\n", fn, f"define {e.name}")
-        args = ", ".join(f"{p!r}: {self.src(a, sc, g)}" for p, a in zip(d.params, e.args))
-        return f"{fn}(m, {{{args}, '$you': env.get('$you')}})"
+        items = [f"{p!r}: {self.src(a, sc, g)}" for p, a in zip(d.params, e.args)] + ["'$you': env.get('$you')"]
+        return f"{fn}(m, {{{', '.join(items)}}})"
 
     # ------------------------------------------------------------------ collections
     def g_WhereExpr(self, e, sc, g):
