@@ -193,6 +193,15 @@ async def _session(tmp_path: Path) -> None:
         assert first.range.end.character == first.range.start.character + 2
         assert "hint: did you mean 'box'?" in first.message
 
+        # 2b. typing fast: the diagnostics that arrive for the last version are the last text's
+        for n in range(5):
+            fast = GAME.replace("shuffle box", f"shuffle bo{'x' * n}y")
+            last = _change(client, uri, next(versions), fast)
+        got = await session.published(uri, last)
+        _, diags, _ = check_source(Source(str(game_path), fast))
+        _same(got, [to_lsp(d, fast) for d in diags])
+        assert "'boxxxxy'" in got[0].message
+
         # 3. a syntax error while typing: reported, and the rest of the file still answers
         typing = GAME.replace("    shuffle box\n", "    shuffle box (\n")
         got = await session.published(uri, _change(client, uri, next(versions), typing))

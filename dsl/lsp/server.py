@@ -11,6 +11,7 @@ every handler catches what goes wrong, logs it to the editor and answers "nothin
 """
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import os
@@ -29,6 +30,7 @@ from .convert import from_position, position, to_lsp
 from .index import FileIndex, Project, build
 
 _NAME = "cardsmith"
+DEBOUNCE_S = 0.15       # a check of the text starts once typing pauses this long
 
 
 def _version() -> str:
@@ -55,6 +57,7 @@ class CardsServer(LanguageServer):
         self.checked: dict[str, _Checked] = {}
         self.games: dict[str, object] = {}                 # uri -> last game that checked
         self.published: dict[str, set[str]] = {}           # uri -> uris it published diagnostics to
+        self.pending: dict[str, asyncio.Task] = {}         # uri -> its check waiting to run
 
     # ------------------------------------------------------------ documents
 
@@ -119,18 +122,38 @@ class CardsServer(LanguageServer):
 
     # ------------------------------------------------------------ diagnostics
 
-    def check(self, uri: str) -> None:
-        """Check the file as typed and publish the checker's diagnostics, per file."""
-        doc = self.workspace.get_text_document(uri)
-        text, version = doc.source, doc.version
+    def schedule_check(self, uri: str, delay: float = DEBOUNCE_S) -> None:
+        """Check the file once typing pauses for `delay` seconds, in a worker thread, so that
+        a long check (a big game with its scenarios takes most of a second) neither runs at
+        every keystroke nor keeps hover and completion waiting."""
+        pending = self.pending.pop(uri, None)
+        if pending is not None:
+            pending.cancel()
+        self.pending[uri] = asyncio.get_running_loop().create_task(self._check_later(uri, delay))
+
+    async def _check_later(self, uri: str, delay: float) -> None:
+        try:
+            await asyncio.sleep(delay)
+            doc = self.workspace.get_text_document(uri)
+            text, version = doc.source, doc.version
+            result = await asyncio.to_thread(check_source, Source(self.path_of(uri), text))
+            if self.workspace.get_text_document(uri).version == version:    # else a newer check comes
+                self.publish(uri, text, version, *result)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:   # a check must never take the server down
+            _log_failure(self, "check", exc)
+
+    def publish(self, uri: str, text: str, version, game, diagnostics, sources) -> None:
+        """Publish the checker's diagnostics, per file (an imported file's under its own name)."""
         path = self.path_of(uri)
-        game, diagnostics, sources = check_source(Source(path, text))
         if game is not None:
             self.games[uri] = game
             self.checked.pop(uri, None)
         by_uri: dict[str, list] = {uri: []}
         for d in diagnostics:
-            target = uri if d.span.path == path else from_fs_path(d.span.path) or uri
+            elsewhere = d.span.path != path and os.path.isabs(d.span.path)     # an imported file
+            target = (from_fs_path(d.span.path) or uri) if elsewhere else uri
             source = sources.get(d.span.path)
             shown = source.text if source is not None and target != uri else text
             by_uri.setdefault(target, []).append(to_lsp(d, shown, self.encoding))
@@ -156,6 +179,15 @@ class CardsServer(LanguageServer):
 server = CardsServer()
 
 
+def _log_failure(ls: CardsServer, what: str, exc: Exception) -> None:
+    logging.getLogger(__name__).error("cardsmith lsp: %s failed", what, exc_info=exc)
+    try:
+        ls.window_log_message(T.LogMessageParams(
+            type=T.MessageType.Error, message=f"cardsmith: {what} failed: {type(exc).__name__}: {exc}"))
+    except Exception:
+        pass
+
+
 def _guarded(default=None):
     """A handler that never brings the server down: what goes wrong is logged to the editor."""
     def wrap(handler):
@@ -164,13 +196,7 @@ def _guarded(default=None):
             try:
                 return handler(ls, params)
             except Exception as exc:   # a half-typed file must never crash the server
-                logging.getLogger(__name__).exception("cardsmith lsp: %s failed", handler.__name__)
-                try:
-                    ls.window_log_message(T.LogMessageParams(
-                        type=T.MessageType.Error,
-                        message=f"cardsmith: {handler.__name__} failed: {type(exc).__name__}: {exc}"))
-                except Exception:
-                    pass
+                _log_failure(ls, handler.__name__, exc)
                 return default
         return run
     return wrap
@@ -179,25 +205,28 @@ def _guarded(default=None):
 @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
 @_guarded()
 def did_open(ls: CardsServer, params: T.DidOpenTextDocumentParams):
-    ls.check(params.text_document.uri)
+    ls.schedule_check(params.text_document.uri, 0)
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
 @_guarded()
 def did_change(ls: CardsServer, params: T.DidChangeTextDocumentParams):
-    ls.check(params.text_document.uri)
+    ls.schedule_check(params.text_document.uri)
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
 @_guarded()
 def did_save(ls: CardsServer, params: T.DidSaveTextDocumentParams):
-    ls.check(params.text_document.uri)
+    ls.schedule_check(params.text_document.uri, 0)     # an imported file may have changed on disk
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
 @_guarded()
 def did_close(ls: CardsServer, params: T.DidCloseTextDocumentParams):
     uri = params.text_document.uri
+    pending = ls.pending.pop(uri, None)
+    if pending is not None:
+        pending.cancel()
     for target in ls.published.pop(uri, {uri}):
         ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=target, diagnostics=[]))
     ls.checked.pop(uri, None)
