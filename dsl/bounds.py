@@ -57,7 +57,7 @@ BOUNDS: tuple[Bound, ...] = (
     Bound("MAX_TEMPLATE_BYTES", 2_000_000, "bytes", "size of one rulebook template file (regular files in the templates directory only)"),
     Bound("TEMPLATE_SECONDS", 60, "seconds", "time the templates may take to render the rulebook"),
     Bound("TEMPLATE_MEMORY", 1_000_000_000, "bytes", "memory the templates may use while rendering (beyond what cardsmith already uses)"),
-    Bound("EXAMPLE_STEPS", 200_000, "instructions", "steps of the seeded sample game the rulebook's examples of play are taken from; past it the book goes without examples, saying why"),
+    Bound("EXAMPLE_STEPS", 50_000, "instructions", "steps of the seeded sample game the rulebook's examples of play are taken from (the bundled games end within 14,000); past it the book tells the rounds played so far, or says why it has no examples"),
     Bound("PUBLISH_FRAMES", 20_000, "frames", "nesting the rulebook and diagram writers may follow (deeply nested rules, recursive template macros)"),
     # --- simulation (interpreter/simulate.py) ---
     Bound("MAX_JOBS_OVER_CORES", 1, "× cores", "worker processes per core for `simulate --jobs`",

@@ -88,6 +88,8 @@ def _show(e) -> str:
 def _default(fd: A.FieldDecl, d, sink):
     if fd.default is not None:
         return literal(fd.default, fd, d, sink, f"the default of '{fd.name}'")
+    if fd.type.is_list:         # `list of number` starts as none, as `list of Card` does (not 0)
+        return None
     return {"number": fd.at_least or 0, "flag": False, "text": ""}.get(fd.type.name)
 
 

@@ -354,9 +354,22 @@ INTROS = {
 }
 
 
+_MADE: list = []         # [(game, seeds, max_steps, Examples)]: the last few, for a book written as md and html
+
+
 def examples(game, seeds=SEEDS, max_steps: int | None = None) -> Examples:
     """The examples of play of `game` (see the module). A sample game that stops at a bound
-    still gives the rounds it finished (without "how the game ended")."""
+    still gives the rounds it finished (without "how the game ended"). The same game asked
+    again gets the same examples without playing again."""
+    for made in _MADE:
+        if made[0] is game and made[1] == tuple(seeds) and made[2] == max_steps:
+            return made[3]
+    found = _examples(game, tuple(seeds), max_steps)
+    _MADE[:] = _MADE[-3:] + [(game, tuple(seeds), max_steps, found)]
+    return found
+
+
+def _examples(game, seeds: tuple, max_steps: int | None) -> Examples:
     players = _players(game)
     seats = [NAMES[i] if i < len(NAMES) else f"Player {i + 1}" for i in range(players)]
     best: tuple | None = None

@@ -815,7 +815,7 @@ def _aggregate_count(e: A.Arith, ctx: Ctx) -> str | None:
 
 @describer
 def describe_Arith(e: A.Arith, ctx: Ctx) -> str:
-    if e.op == "+" and is_list(ctx.type_of(e)):
+    if e.op == "+" and _joins(e, ctx):
         return describe_join(e, ctx)
     if e.op == "+":
         aggregated = _aggregate_count(e, ctx)
@@ -842,6 +842,12 @@ def describe_Neg(e: A.Neg, ctx: Ctx) -> str:
 # ---------------------------------------------------------------- the expressions of issue 10
 # (face up / down, keywords, if-then-else, lists joined and indexed, random picks, sorted by,
 # the current step, seats, mod)
+
+
+def _joins(e: A.Arith, ctx: Ctx) -> bool:
+    """Whether `a + b` joins lists: typed a list, or a side is one (a define's body is typed
+    once per call signature, so its merged type may be 'a value')."""
+    return any(isinstance(x, A.ListExpr) or is_list(ctx.type_of(x)) for x in (e, e.left, e.right))
 
 
 def describe_join(e: A.Arith, ctx: Ctx) -> str:
