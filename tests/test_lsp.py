@@ -192,6 +192,12 @@ async def _session(tmp_path: Path) -> None:
         assert first.range.start == where(broken, "bx", "move top card of bx")
         assert first.range.end.character == first.range.start.character + 2
         assert "hint: did you mean 'box'?" in first.message
+        # the hint is offered as a quick fix
+        actions = await session.ask(client.text_document_code_action_async(T.CodeActionParams(
+            text_document=T.TextDocumentIdentifier(uri), range=first.range,
+            context=T.CodeActionContext(diagnostics=got))))
+        assert [a.title for a in actions] == ["Change to 'box'"]
+        assert _apply(broken, actions[0].edit.changes[uri]) == GAME
 
         # 2b. typing fast: the diagnostics that arrive for the last version are the last text's
         for n in range(5):

@@ -272,6 +272,20 @@ def _items(symbols: list[Symbol]) -> list[T.CompletionItem]:
     return out
 
 
+# ---------------------------------------------------------------- quick fixes
+
+_DID_YOU_MEAN = re.compile(r"did you mean '([^'\n]+)'\?")
+
+
+def quick_fix(hint: str | None, written: str) -> str | None:
+    """The name a diagnostic's hint offers in place of `written` ("did you mean 'box'?"), when
+    what is written is one name and the offer is one name too."""
+    m = _DID_YOU_MEAN.search(hint or "")
+    if m is None or not NAME.match(written) or not NAME.match(m.group(1)):
+        return None
+    return m.group(1)
+
+
 # ---------------------------------------------------------------- outline and formatting
 
 

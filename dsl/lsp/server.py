@@ -302,6 +302,27 @@ def completion(ls: CardsServer, params: T.CompletionParams):
     return T.CompletionList(is_incomplete=False, items=items)
 
 
+@server.feature(T.TEXT_DOCUMENT_CODE_ACTION,
+                T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]))
+@_guarded(default=[])
+def code_action(ls: CardsServer, params: T.CodeActionParams):
+    """The checker's "did you mean 'x'?" hints, offered as a fix of the name they are about."""
+    uri = params.text_document.uri
+    doc = ls.workspace.get_text_document(uri)
+    actions = []
+    for d in params.context.diagnostics:
+        hint = (d.data or {}).get("hint") if isinstance(d.data, dict) else None
+        if d.source != _NAME or d.range.start.line != d.range.end.line:
+            continue
+        name = features.quick_fix(hint, doc.text_in_client_range(d.range))
+        if name is None:
+            continue
+        actions.append(T.CodeAction(
+            title=f"Change to '{name}'", kind=T.CodeActionKind.QuickFix, diagnostics=[d], is_preferred=True,
+            edit=T.WorkspaceEdit(changes={uri: [T.TextEdit(range=d.range, new_text=name)]})))
+    return actions
+
+
 @server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 @_guarded(default=[])
 def document_symbol(ls: CardsServer, params: T.DocumentSymbolParams):
