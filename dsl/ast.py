@@ -648,11 +648,47 @@ class SecretStmt:
     body: tuple["Stmt", ...]
 
 
+@dataclass(frozen=True, slots=True)
+class ChooseManyStmt:
+    """`p chooses up to 2 of cards in your hand as kept` (also `any number of`, `exactly 2 of`)
+    and `p orders top 3 cards of your deck as order` (mode "order"): one pick at a time; the
+    name holds the list of the picks, in the order picked."""
+    span: Span
+    player: Expr
+    mode: str                   # "any" | "up to" | "exactly" | "order"
+    count: "Expr | None"
+    options: Expr
+    name: str
+    prompt: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class MenuOption:
+    """One option of `chooses one`: `"Draw a card" if ...:` (a text) or `"Play" c from C:` (each
+    element of C, bound to c in the block); not a statement of its own."""
+    span: Span
+    label: str | None
+    name: str | None
+    options: "Expr | None"
+    cond: "Expr | None"
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseOneStmt:
+    """`p chooses one, prompt "Your move":` then options of different kinds, each with its block:
+    "play a card, draw, or pass" as one decision."""
+    span: Span
+    player: Expr
+    prompt: str | None
+    choices: tuple[MenuOption, ...]
+
+
 Stmt = Union[DocItem, MoveStmt, ShuffleStmt, FlipStmt, SetStmt, AddStmt, SubtractStmt, LetStmt,
              ChooseStmt, AnnounceStmt, EliminateStmt, WinStmt, DrawGameStmt, StopStmt, CallStmt,
              RollStmt, CounterStmt, NegateStmt, SkipStmt, ExpectStmt, GiveStmt, SayStmt, PlayStmt, IfStmt,
              ForStmt, RepeatStmt, WhileStmt, TimesStmt, StepStmt, TurnStmt, MayStmt, TakeActionsStmt,
-             SecretStmt]
+             SecretStmt, ChooseOneStmt, ChooseManyStmt]
 Block = tuple[Stmt, ...]
 
 # ============================================================== abilities
@@ -728,6 +764,7 @@ class FieldDecl:
     at_most: int | None
     docs: tuple[str, ...]
     label: str | None = None            # the display name for the rulebook: `race_leader "Race Leader": flag`
+    reset: str | None = None            # `, reset each turn` / `round`: back to its starting value as each begins
 
 
 @dataclass(frozen=True, slots=True)

@@ -213,10 +213,12 @@ class ToAst(Transformer):
         ch = [ch[0]] + list(ch[2 if label is not None else 1:])
         type_ref = ch[1]
         default = None
-        lo = hi = None
+        lo = hi = reset = None
         docs = []
         for item in ch[2:]:
-            if isinstance(item, tuple) and item[0] == "at_least":
+            if isinstance(item, tuple) and item[0] == "reset":
+                reset = item[1]
+            elif isinstance(item, tuple) and item[0] == "at_least":
                 lo = item[1]
             elif isinstance(item, tuple) and item[0] == "at_most":
                 hi = item[1]
@@ -224,7 +226,13 @@ class ToAst(Transformer):
                 docs.append(item.text)
             else:
                 default = item
-        return A.FieldDecl(self._span(meta), name, type_ref, default, lo, hi, tuple(docs), label)
+        return A.FieldDecl(self._span(meta), name, type_ref, default, lo, hi, tuple(docs), label, reset)
+
+    def reset_each(self, meta, ch):
+        return ("reset", ch[0])
+
+    def reset_period(self, meta, ch):
+        return str(ch[0])
 
     def at_least(self, meta, ch):
         return ("at_least", self._int(ch[0]))
@@ -582,6 +590,37 @@ class ToAst(Transformer):
 
     def take_actions_stmt(self, meta, ch):
         return A.TakeActionsStmt(self._span(meta), ch[0])
+
+    def choose_many_stmt(self, meta, ch):
+        mode, count = ch[1]
+        prompt = self._text(ch[4]) if len(ch) > 4 else None
+        return A.ChooseManyStmt(self._span(meta), ch[0], mode, count, ch[2], str(ch[3]), prompt)
+
+    def count_any(self, meta, ch):
+        return ("any", None)
+
+    def count_up_to(self, meta, ch):
+        return ("up to", ch[0])
+
+    def count_exactly(self, meta, ch):
+        return ("exactly", ch[0])
+
+    def order_stmt(self, meta, ch):
+        prompt = self._text(ch[3]) if len(ch) > 3 else None
+        return A.ChooseManyStmt(self._span(meta), ch[0], "order", None, ch[1], str(ch[2]), prompt)
+
+    def choose_one_stmt(self, meta, ch):
+        prompt = self._text(ch[1]) if len(ch) > 1 and _is_tok(ch[1], "STRING") else None
+        return A.ChooseOneStmt(self._span(meta), ch[0], prompt, tuple(c for c in ch[1:] if isinstance(c, A.MenuOption)))
+
+    def menu_text(self, meta, ch):
+        cond = ch[1] if len(ch) == 3 else None
+        return A.MenuOption(self._span(meta), self._text(ch[0]), None, None, cond, ch[-1])
+
+    def menu_each(self, meta, ch):
+        label = self._text(ch[0]) if _is_tok(ch[0], "STRING") else None
+        rest = ch[1:] if label is not None else ch
+        return A.MenuOption(self._span(meta), label, str(rest[0]), rest[1], None, rest[-1])
 
     def secret_stmt(self, meta, ch):
         prompt = self._text(ch[3]) if len(ch) == 5 else None

@@ -221,6 +221,13 @@ class StmtCompiler:
             return f"m.players[{owner}][{n!r}]", "player", owner, n
         return f"m.cards[{owner}].get({n!r})", "card", owner, n
 
+    def _resets_each(self, period: str) -> bool:
+        """Whether some attribute is declared `, reset each <period>` (it changes as one begins)."""
+        d = self.d
+        fields = [*d.game_fields.values(), *d.player_fields.values(),
+                  *(f for ct in d.card_types.values() for f in ct.fields)]
+        return any(f.reset == period for f in fields)
+
     def _card_fd(self, name):
         for ct in self.d.card_types.values():
             for f in ct.fields:
@@ -516,6 +523,124 @@ class StmtCompiler:
         ctx.code.emit(apply, span, ("use_action", var, ", then jump ", [head], "; done → ", end))
         end[0] = ctx.code.here()
 
+    def s_ChooseManyStmt(self, s, ctx):
+        """Several elements, one pick at a time: each pick is an ordinary decision over the
+        elements not picked yet, plus "done" (None) where the player may stop ("any number",
+        "up to" N); "exactly" N and "order" stop when N (or every element) are picked. The
+        name then holds the picks, in the order picked."""
+        player, coll, span = self.cx(s.player, ctx), self.x.collection(s.options, ctx.sc), s.span
+        count = self.cx(s.count, ctx) if s.count is not None else None
+        t = self.x.type_of(s.options, ctx.sc)
+        kind = ("many", t[1] if is_list(t) else ANY)
+        ctx.sc.locals[s.name] = ("list", kind[1])
+        mode, name = s.mode, s.name
+        may_stop = mode in ("any", "up to")
+        prompt = s.prompt or {"any": "Choose any number", "up to": "Choose up to N", "exactly": "Choose N",
+                              "order": "Choose the next in order"}[mode]
+        # the default prompt says how many (worked out when the statement runs); a file's prompt is as written
+        stem = {"up to": "Choose up to ", "exactly": "Choose "}.get(mode) if s.prompt is None else None
+        left, picks, most, pick = ctx.fresh("left"), ctx.fresh("picks"), ctx.fresh("most"), ctx.fresh("pick")
+
+        def start(m, fr):
+            env = fr.env
+            env[left] = list(coll(m, env))
+            env[picks] = []
+            n = count(m, env) if count is not None else None
+            if count is not None and n is None:
+                raise RuleError("how many to choose is none here: it must be a number", s.count.span)
+            env[most] = len(env[left]) if n is None else max(0, n)
+        ctx.code.emit(start, span, ("let", left, " ← ", s.options, f"; {picks} ← []; {most} ← ",
+                                    s.count if s.count is not None else "all"))
+        head = ctx.code.here()
+        end = [0]
+
+        def ask(m, fr):
+            env = fr.env
+            rest, chosen = env[left], env[picks]
+            if not rest or len(chosen) >= env[most]:
+                fr.pc = end[0]
+                return
+            options = rest + [None] if may_stop else list(rest)
+            text = f"{stem}{env[most]}" if stem is not None else prompt
+            return m.ask(player(m, env), text, options, pick, kind, span)
+        ctx.code.emit(ask, span, ("ask", s.player, f": one of {left}" + (" or done" if may_stop else "") +
+                                  f" → {pick}; {most} picked or none left → ", end, f" — {quote(prompt)}"))
+
+        def take(m, fr):
+            env = fr.env
+            v = env.pop(pick, None)
+            if v is None:               # "done" (or nobody to ask)
+                fr.pc = end[0]
+                return
+            env[left].remove(v)
+            env[picks].append(v)
+            fr.pc = head
+        ctx.code.emit(take, span, ("take", pick, f" into {picks}, then jump ", [head], "; done → ", end))
+        end[0] = ctx.code.here()
+
+        def finish(m, fr):
+            env = fr.env
+            env[name] = env.pop(picks)
+            env.pop(left, None)
+            env.pop(most, None)
+        ctx.code.emit(finish, span, ("let", name, f" ← {picks}"))
+
+    def s_ChooseOneStmt(self, s, ctx):
+        """`p chooses one:` — one decision over every option of every kind; an option is [i]
+        (the i-th option, a text) or [i, element]; then a jump to the i-th block."""
+        player, span = self.cx(s.player, ctx), s.span
+        prompt = s.prompt or "Choose one"
+        var = ctx.fresh("menu")
+        parts, kinds = [], []
+        for o in s.choices:
+            if o.name is None:
+                parts.append((None, self.cx(o.cond, ctx) if o.cond is not None else None))
+                kinds.append((o.label, None))
+            else:
+                t = self.x.type_of(o.options, ctx.sc)
+                parts.append((self.x.collection(o.options, ctx.sc), None))
+                kinds.append((o.label, t[1] if is_list(t) else ANY))
+        kind = ("menu", tuple(kinds))
+
+        def ask(m, fr):
+            env = fr.env
+            opts = []
+            for i, (coll, cond) in enumerate(parts):
+                if coll is None:
+                    if cond is None or cond(m, env):
+                        opts.append([i])
+                else:
+                    for x in coll(m, env):
+                        opts.append([i, x])
+            return m.ask(player(m, env), prompt, opts, var, kind, span)
+        ctx.code.emit(ask, span, ("ask", s.player, f": one of {len(s.choices)} kinds of option → {var} — "
+                                  f"{quote(prompt)}"))
+        boxes = [[0] for _ in s.choices]
+        names = [o.name for o in s.choices]
+        end = [0]
+
+        def branch(m, fr):
+            env = fr.env
+            v = env.pop(var, None)
+            if v is None:               # nothing to choose from: no block runs
+                fr.pc = end[0]
+                return
+            if len(v) > 1:
+                env[names[v[0]]] = v[1]
+            fr.pc = boxes[v[0]][0]
+        desc = ["jump_to_option", var, " → "]
+        for i, box in enumerate(boxes):
+            desc += [", " if i else "", box]
+        ctx.code.emit(branch, span, (*desc, "; none → ", end))
+        for o, box in zip(s.choices, boxes):
+            box[0] = ctx.code.here()
+            if o.name is not None:
+                t = self.x.type_of(o.options, ctx.sc)
+                ctx.sc.locals[o.name] = t[1] if is_list(t) else ANY
+            self.block(o.body, ctx)
+            ctx.code.emit(_jump(end), o.span, ("jump", end), _goto(end))
+        end[0] = ctx.code.here()
+
     # ------------------------------------------------------------------ control flow
     def s_IfStmt(self, s, ctx):
         ends = []
@@ -690,7 +815,8 @@ class StmtCompiler:
         ctx.code.emit(begin, span, ("begin_turn", s.player, f" (active player before → {saved})"),
                       Snippet((f"env[{saved!r}] = m.st.active",
                                ("watch", f"m.begin_turn({self.gx(s.player, ctx, Gen())}, {ks})", "")),
-                              effect=(0, (TURN_STARTED,))))
+                              # `reset each turn` attributes change as a turn begins
+                              effect=(ATTRS if self._resets_each("turn") else 0, (TURN_STARTED,))))
         self.block(s.body, ctx)
         ctx.code.emit(lambda m, fr: m.end_turn(fr.env.pop(saved), span), span,
                       ("end_turn", f"(active player ← {saved})"),

@@ -14,7 +14,7 @@ scenario's `give` scripts answers in advance (docs/language.md, "Scenario statem
 from __future__ import annotations
 
 from .errors import GameAborted, RuleError, charge
-from .log import Seen
+from .log import Seen, is_menu
 
 
 class Decisions:
@@ -34,6 +34,9 @@ class Decisions:
                 wanted = value.casefold()
                 value = next((o for o in options if self.log.option_label(self, o, kind).casefold() == wanted),
                              value)
+            if value not in options and is_menu(kind):
+                # `chooses one`: a scenario may give the element itself (a card) for its option
+                value = next((o for o in options if len(o) > 1 and o[1] == value), value)
             if value not in options:
                 raise RuleError(f"the scenario gives {self.log.player_name(player)} the choice "
                                 f"{self.log.value(self, value)}, which is not one of the options", span)

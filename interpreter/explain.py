@@ -181,6 +181,8 @@ def _walk(body):
             yield from _walk(cond_body[1])
         yield from _walk(getattr(st, "body", ()))
         yield from _walk(getattr(st, "else_body", ()))
+        for option in getattr(st, "choices", ()) or ():      # `chooses one`
+            yield from _walk(option.body)
 
 
 def _codes_named(prog: Program, name: str) -> list[Code]:

@@ -45,6 +45,18 @@ class TextTooLong(RuleError):
                          code="E0808")
 
 
+def is_many(kind) -> bool:
+    """Whether a decision's kind is one pick of `chooses ... of` / `orders`: ("many", element
+    kind); its options are the elements left and, where the player may stop, None ("done")."""
+    return isinstance(kind, (tuple, list)) and len(kind) == 2 and kind[0] == "many"
+
+
+def is_menu(kind) -> bool:
+    """Whether a decision's kind is that of `chooses one`: ("menu", ((label, element kind), ...)),
+    a list after a save; its options are [i] (a text option) or [i, element]."""
+    return isinstance(kind, (tuple, list)) and len(kind) == 2 and kind[0] == "menu"
+
+
 class _Budget:
     """Counts the characters of a text as it is built; past the bound, a located error."""
     __slots__ = ("left", "span")
@@ -92,6 +104,10 @@ class EventLog:
 
     def typed(self, m, v, t):
         """A value of static type `t` in words: cards and players by name; JSON-able."""
+        if t.__class__ is not str and is_menu(t):
+            return self.option_label(m, v, t)
+        if t.__class__ is not str and is_many(t):
+            return "done" if v is None else self.typed(m, v, t[1])
         if t == "action":
             from .resolver import label
             return label(m, v)
@@ -145,6 +161,14 @@ class EventLog:
         """Text parts of a value of static type `t`, as `str(typed(...))` writes it: a list in
         brackets with its items quoted; card names (and actions of cards) as `Seen` parts.
         Bounded by MAX_RUNTIME_STRING."""
+        if t.__class__ is not str and t is not None and is_many(t):     # one pick of several
+            return ["done"] if v is None else self.typed_parts(m, v, t[1], span, nested, budget)
+        if t.__class__ is not str and t is not None and is_menu(t):     # an option of `chooses one`
+            label, kind = t[1][v[0]]
+            if len(v) == 1:
+                return self.typed_parts(m, label, None, span, nested, budget)
+            item = self.typed_parts(m, v[1], kind, span, nested, budget)
+            return [f"{label}: ", *item] if label is not None else item
         if v.__class__ is not list and t != "card" and t != "action":     # the usual case: one text
             shown = self.typed(m, v, t)
             text = repr(shown) if nested else str(shown)
@@ -175,6 +199,14 @@ class EventLog:
         return [budget.take(repr(shown) if nested else str(shown))]
 
     def option_label(self, m, v, kind, budget: _Budget | None = None) -> str:
+        if kind.__class__ is not str and kind is not None and is_many(kind):     # an element, or done
+            return "done" if v is None else self.option_label(m, v, kind[1], budget)
+        if kind.__class__ is not str and kind is not None and is_menu(kind):     # [i] or [i, element]
+            label, inner = kind[1][v[0]]
+            if len(v) == 1:
+                return label
+            item = self.option_label(m, v[1], inner, budget)
+            return f"{label}: {item}" if label is not None else item
         if kind == "action":
             from .resolver import label
             return label(m, v)

@@ -47,6 +47,28 @@ def _digits(number) -> str:
     return f"a number of about {int(abs(number).bit_length() * 0.30103) + 1:,} digits"
 
 
+def turn_memory(game, n_players: int) -> dict:
+    """Per period ("turn", "round"), the attributes declared `, reset each <period>` with the
+    value each goes back to as such a period begins: [(kind, owner, name, value)], players' and
+    the game's from the declared defaults, a card's from its own printed value."""
+    d = game.decls
+    out: dict = {"turn": [], "round": []}
+    for name, fd in d.game_fields.items():
+        if fd.reset:
+            out[fd.reset].append(("game", None, name, d.game_defaults.get(name)))
+    for name, fd in d.player_fields.items():
+        if fd.reset:
+            out[fd.reset].extend(("player", p, name, d.player_defaults.get(name)) for p in range(n_players))
+    reset_card_fields = {(ct.name, f.name): f.reset for ct in d.card_types.values() for f in ct.fields if f.reset}
+    if reset_card_fields:
+        for c in game.cards:
+            for name, value in c.values.items():
+                period = reset_card_fields.get((c.type_name, name))
+                if period is not None:
+                    out[period].append(("card", c.id, name, value))
+    return out
+
+
 class Machine(Triggers, Decisions):
     # False runs every instruction as its closure, one at a time, as near the step bound: the
     # definition the fused blocks are tested against (tests/test_codegen.py)
@@ -74,6 +96,7 @@ class Machine(Triggers, Decisions):
         self._modifying: set = set()
         self._stacked = (None, set())     # (card, field) being computed: a modifier cannot feed itself
         self.scenario = False      # a scenario goes on after the game ends, to check its expectations
+        self.resets = turn_memory(program.game, n_players)
         self.attach(state)
 
     def attach(self, state: GameState) -> None:
@@ -196,16 +219,19 @@ class Machine(Triggers, Decisions):
             return code, pc
         return self.codes[at[0]], at[1]
 
+    def _too_deep(self, code_id: int) -> RuleError:
+        code = self.codes[code_id]
+        return RuleError(f"rules called each other more than {MAX_FRAMES} deep ({code.name})",
+                         code.spans[0] if code.spans else None,
+                         "a procedure or trigger may be calling itself without end")
+
     def call_flat(self, code_id: int, env: dict) -> int:
         """Run a flat procedure (interpreter/blocks.py, `flat`) to its end at once, its frame on
         the stack as a pushed one would be (for the depth bound and for `where`); return the
         instructions it ran. It cannot push, ask, end the game or change what an end check reads."""
         frames = self.st.frames
         if len(frames) >= MAX_FRAMES:
-            code = self.codes[code_id]
-            raise RuleError(f"rules called each other more than {MAX_FRAMES} deep ({code.name})",
-                            code.spans[0] if code.spans else None,
-                            "a procedure or trigger may be calling itself without end")
+            raise self._too_deep(code_id)
         fr = Frame(code_id, 0, env)
         frames.append(fr)
         code = self.codes[code_id]
@@ -258,10 +284,7 @@ class Machine(Triggers, Decisions):
     def push(self, code_id: int, env: dict) -> bool:
         frames = self.st.frames
         if len(frames) >= MAX_FRAMES:
-            code = self.codes[code_id]
-            raise RuleError(f"rules called each other more than {MAX_FRAMES} deep ({code.name})",
-                            code.spans[0] if code.spans else None,
-                            "a procedure or trigger may be calling itself without end")
+            raise self._too_deep(code_id)
         frames.append(Frame(code_id, 0, env))
         self.brk = True
         return True
@@ -486,10 +509,38 @@ class Machine(Triggers, Decisions):
         if self.log.on:
             self.log.emit(self, "say", span, {}, text)
 
+    def reset_memory(self, period: str, span) -> None:
+        """A new turn (or round) begins: every attribute declared `, reset each <period>` goes
+        back to its starting value; the log names those that change."""
+        changed = []
+        st = self.st
+        for kind, owner, name, value in self.resets[period]:
+            held = st.game if kind == "game" else self.players[owner] if kind == "player" else self.cards[owner]
+            if held.get(name) != value:
+                held[name] = list(value) if isinstance(value, list) else value
+                changed.append((kind, owner, name))
+        if not changed:
+            return
+        self.dirty |= ATTRS
+        if self.log.on:
+            parts: list = [f"a new {period}: "]
+            for i, (kind, owner, name) in enumerate(changed):
+                if i:
+                    parts.append(", ")
+                if kind == "player":
+                    parts.append(f"{self.log.player_name(owner)}'s ")
+                elif kind == "card":
+                    parts += [self.log.card(self, owner), "'s "]
+                parts.append(name)
+            parts.append(" reset")
+            self.log.emit(self, "reset", span, {"period": period, "count": len(changed)}, parts)
+
     def begin_round(self, name: str, span) -> bool | None:
         self.st.round += 1
         if self.log.on:
             self.log.emit(self, "round", span, {"round": self.st.round}, f"round {self.st.round}: {name}")
+        if self.resets["round"]:
+            self.reset_memory("round", span)
         if ROUND_STARTED in self.listened:
             return self.announce(ROUND_STARTED, {}, span)
 
@@ -509,6 +560,8 @@ class Machine(Triggers, Decisions):
         self.st.active = p
         if self.log.on:
             self.log.emit(self, "turn", span, {"player": p}, f"{self.log.player_name(p)}'s turn")
+        if self.resets["turn"]:
+            self.reset_memory("turn", span)
         if TURN_STARTED in self.listened:
             return self.announce(TURN_STARTED, {"player": p}, span)
 

@@ -293,6 +293,8 @@ CASES: tuple[Case, ...] = (
     Case("E0412", 4, checked(HEAD + "setup:\n    seat 0 wins\n")),
     Case("E0413", 4, checked(HEAD + "setup:\n    play setup\n")),
     Case("E0414", 4, checked(HEAD + "setup:\n    none wins\n")),
+    Case("E0430", 7, checked(HEAD + 'setup:\n    seat 1 chooses one:\n        "Pass":\n            say "a"\n'
+                                    '        "Pass":\n            say "b"\n')),
     # --- card values (dsl/checks/cards.py) ---
     Case("E0501", 8, checked(_table("| name | power |", '| "A" | many |'))),
     Case("E0502", 8, checked(_table("| name | power |", '| "A" | 0 |', field="power: number, at least 1"))),

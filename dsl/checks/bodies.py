@@ -436,6 +436,44 @@ class BodyChecker:
         inner.locals[s.name] = elem(t)
         self.block(s.body, inner)
 
+    def s_ChooseManyStmt(self, s, sc):
+        """`p chooses up to N of C as x` / `p orders C as x`: x is a list of C's elements."""
+        self.expr(s.player, sc, PLAYER)
+        if s.count is not None:
+            self.expr(s.count, sc, NUMBER)
+        t = self.expr(s.options, sc)
+        if not is_list(t) and t != ANY:
+            self._report("E0404", f"a choice is made from a collection, but this is {show(t)}", s.options.span,
+                         "e.g. cards in your hand, or top 3 cards of your deck")
+        self.bind(s.name, list_of(elem(t)), s.span, sc)
+
+    def s_ChooseOneStmt(self, s, sc):
+        """`p chooses one:` — text options (with an optional `if`) and element options (`"Play" c
+        from C:`, c known in its block only); two options that would read the same are refused."""
+        self.expr(s.player, sc, PLAYER)
+        seen: dict = {}
+        for o in s.choices:
+            key = ("text" if o.name is None else "each", o.label)
+            if key in seen:
+                said = f'"{o.label}"' if o.label is not None else "without a label"
+                self._report("E0430", f"two options of this choice read the same ({said}); the first is at "
+                             f"line {seen[key].line}", o.span,
+                             "give each option its own label, e.g. \"Play\" c from ... and \"Discard\" c from ...")
+            seen.setdefault(key, o.span)
+            if o.name is None:
+                if o.cond is not None:
+                    self.expr(o.cond, sc, FLAG)
+                self.nested(o.body, sc, o.span)
+                continue
+            t = self.expr(o.options, sc)
+            if not is_list(t) and t != ANY:
+                self._report("E0404", f"an option of a choice is made from a collection, but this is {show(t)}",
+                             o.options.span, "e.g. \"Play\" c from cards in your hand")
+            self.bind_block_name(o.name, elem(t), o.span, sc)
+            inner = sc.nested(o.span.line)
+            inner.locals[o.name] = elem(t)
+            self.block(o.body, inner)
+
     # ------------------------------------------------------------------ abilities
     def ability(self, ab, this_type: str | None, sc_base: Scope) -> None:
         if isinstance(ab, A.Replacement) and ab.event in self.d.procedures and ab.event not in self.d.events:

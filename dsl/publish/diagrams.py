@@ -119,7 +119,7 @@ class PhaseDiagram:
     def structural(self, st) -> bool:
         if isinstance(st, (A.StepStmt, A.TurnStmt, A.RepeatStmt, A.WhileStmt, A.SecretStmt, A.StopStmt)):
             return True
-        if isinstance(st, (A.IfStmt, A.ForStmt, A.TimesStmt, A.MayStmt)):
+        if isinstance(st, (A.IfStmt, A.ForStmt, A.TimesStmt, A.MayStmt, A.ChooseOneStmt)):
             return any(self.structural_block(b) for b in E.blocks_of(st))
         if isinstance(st, A.CallStmt):
             proc = self.d.procedures.get(st.name)
@@ -427,6 +427,26 @@ def walk_MayStmt(pd: PhaseDiagram, st: A.MayStmt, g, loop: Loop, ctx: E.Ctx):
     return Frag(d, exits)
 
 
+def walk_ChooseOneStmt(pd: PhaseDiagram, st: A.ChooseOneStmt, g, loop: Loop, ctx: E.Ctx):
+    """`chooses one`: a diamond, one way out per option (labelled as the player reads it)."""
+    if not any(pd.structural_block(o.body) for o in st.choices):
+        return walk_simple(pd, st, g, loop, ctx)
+    d = pd.node(g, label(f"{E.np(st.player, ctx)} chooses one"), shape="diamond", style="")
+    exits: list = []
+    for o in st.choices:
+        inner = ctx.child()
+        text = E.option_head(o, ctx, inner)
+        f = pd.block(o.body, g, loop, inner)
+        if f.entry is not None:
+            pd.edge(d, f.entry, text)
+            exits.extend(f.exits)
+        elif f.stops:
+            loop.breaks.append((d, text))
+        else:
+            exits.append((d, text))
+    return Frag(d, exits)
+
+
 def walk_SecretStmt(pd: PhaseDiagram, st: A.SecretStmt, g, loop: Loop, ctx: E.Ctx):
     head, inner = E.secret_head(st, ctx)
     n = pd.node(g, label(head + "; then all choices are revealed together"), shape="parallelogram",
@@ -454,12 +474,12 @@ WALKERS = {name: walk_simple for name in (
     "DocItem", "MoveStmt", "ShuffleStmt", "FlipStmt", "SetStmt", "AddStmt", "SubtractStmt",
     "LetStmt", "ChooseStmt", "AnnounceStmt", "EliminateStmt", "WinStmt", "DrawGameStmt",
     "RollStmt", "CounterStmt", "NegateStmt", "SkipStmt", "ExpectStmt", "GiveStmt", "SayStmt",
-    "PlayStmt", "TakeActionsStmt")}
+    "PlayStmt", "TakeActionsStmt", "ChooseManyStmt")}
 WALKERS.update({
     "StopStmt": walk_StopStmt, "CallStmt": walk_CallStmt, "IfStmt": walk_IfStmt,
     "ForStmt": walk_ForStmt, "RepeatStmt": walk_RepeatStmt, "WhileStmt": walk_WhileStmt,
     "TimesStmt": walk_TimesStmt, "StepStmt": walk_StepStmt, "TurnStmt": walk_TurnStmt,
-    "MayStmt": walk_MayStmt, "SecretStmt": walk_SecretStmt,
+    "MayStmt": walk_MayStmt, "SecretStmt": walk_SecretStmt, "ChooseOneStmt": walk_ChooseOneStmt,
 })
 
 
@@ -537,7 +557,7 @@ class ZoneDiagram:
                 bound = {p: z for p, z in bound.items() if z}
                 if bound:
                     self.walk(proc.body, E.title(st.name), bound, calls + (st.name,))
-            elif isinstance(st, (A.LetStmt, A.ChooseStmt, A.SecretStmt)):
+            elif isinstance(st, (A.LetStmt, A.ChooseStmt, A.SecretStmt, A.ChooseManyStmt)):
                 value = st.value if isinstance(st, A.LetStmt) else st.options
                 found = self.sources(value, env)
                 if found:

@@ -479,6 +479,48 @@ def describe_MayStmt(s: A.MayStmt, ctx: Ctx) -> list[Line]:
                  describe_block(s.body, ctx.child()))
 
 
+@describer
+def describe_ChooseManyStmt(s: A.ChooseManyStmt, ctx: Ctx) -> list[Line]:
+    """`p chooses up to 2 of C as kept` → "The player chooses up to 2 of the cards in their hand,
+    one at a time (*kept*)."; `p orders C as order` → "... puts ... in the order of their choice"."""
+    who = np(s.player, ctx)
+    plain_you = who == "you"
+    coll = np(s.options, ctx)
+    t = ctx.type_of(s.options)
+    ctx.bind(s.name, t)
+    named = f" ({var(s.name)})"
+    if s.mode == "order":
+        verb = "put" if plain_you else "puts"
+        return _line(f"{cap(who)} {verb} {coll} in the order of {'your' if plain_you else 'their'} choice, "
+                     f"one at a time{named}{_prompt(s.prompt)}.")
+    verb = "choose" if plain_you else "chooses"
+    how = "any number" if s.count is None else f"up to {np(s.count, ctx)}" if s.mode == "up to" else np(s.count, ctx)
+    stop = "; they may stop at any time" if s.mode == "any" and not plain_you else \
+        "; you may stop at any time" if s.mode == "any" else ""
+    return _line(f"{cap(who)} {verb} {how} of {coll}, one at a time{named}{_prompt(s.prompt)}{stop}.")
+
+
+def option_head(o: A.MenuOption, ctx: Ctx, inner: Ctx) -> str:
+    """An option of `chooses one` as its line: '"Draw a card", if your deck is not empty' or
+    '"Play" with one of the cards in your hand' (the element bound in `inner`, its block's context)."""
+    if o.name is None:
+        return quote(o.label) + (f", if {cond(o.cond, ctx)}" if o.cond is not None else "")
+    what = _bind_chosen(o.name, o.options, ctx, inner)
+    return f"{quote(o.label)} with {what}" if o.label is not None else what
+
+
+@describer
+def describe_ChooseOneStmt(s: A.ChooseOneStmt, ctx: Ctx) -> list[Line]:
+    who = np(s.player, ctx)
+    verb = "choose" if who == "you" else "chooses"
+    options = []
+    for o in s.choices:
+        inner = ctx.child()
+        head = option_head(o, ctx, inner)
+        options.append(Line(head + ":", tuple(describe_block(o.body, inner))))
+    return _line(f"{cap(who)} {verb} one of these options{_prompt(s.prompt)}:", options)
+
+
 def secret_head(s: A.SecretStmt, ctx: Ctx) -> tuple[str, Ctx]:
     """The sentence of a secret choice and the context of its block (`you` is the chooser)."""
     inner = ctx.child(you=Ref("the player", "their") if ctx.pronoun_free() else ctx.you)
@@ -712,11 +754,20 @@ def describe_field(fd: A.FieldDecl, ctx: Ctx) -> str:
         text += "; starts empty"
     elif fd.default is not None:
         text += f"; starts at {np(fd.default, ctx)}"
+    if fd.reset:
+        text += reset_phrase(fd.reset)
     return text
+
+
+def reset_phrase(period: str) -> str:
+    """`, reset each turn` → "; back to where it started as each turn begins" ("this turn" memory)."""
+    return f"; back to where it started as each {period} begins"
 
 
 def blocks_of(st) -> list[tuple]:
     """The blocks nested in a statement, in the order they are written (if-branches, then else)."""
+    if isinstance(st, A.ChooseOneStmt):
+        return [o.body for o in st.choices]
     if isinstance(st, A.IfStmt):
         out = [body for _, body in st.branches]
         if st.else_body is not None:
