@@ -305,3 +305,12 @@ def test_the_html_reads_on_a_phone(space_war_html, tmp_path):
     assert result["overflow"] == [], result["overflow"][:10]
     assert result["scroll"] <= result["width"]
     assert result["small"] == [], result["small"][:10]
+
+
+def test_without_named_destinations_the_contents_show_no_placeholder(tmp_path, monkeypatch):
+    """A Chromium that writes no named destinations gives contents without page numbers, never
+    the placeholder the first printing uses."""
+    monkeypatch.setattr(B, "named_pages", lambda data: {})
+    files, _ = R.write_rulebook(load_game(str(SIGNAL_FIRES)), tmp_path, "pdf")
+    contents = pdf_text(files[0])[1]
+    assert "Contents" in contents and not re.search(r"\s00\s*$", contents, re.M)

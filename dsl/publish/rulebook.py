@@ -1030,7 +1030,11 @@ def _print(game: Game, book: Book, target: Path, templates) -> None:
             print_html(render(book, "html", templates), target)
             found = named_pages(target.read_bytes())
             pages = {a: str(found[a]) for a in book.page_numbers if a in found}
-            if not pages or pages == book.page_numbers:
+            if not pages:           # a Chromium that writes no named destinations: no numbers, not "00"
+                book.page_numbers = {}
+                print_html(render(book, "html", templates), target)
+                break
+            if pages == book.page_numbers:
                 break
             book.page_numbers = pages
     except BrowserFailed as err:
