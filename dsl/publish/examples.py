@@ -187,8 +187,9 @@ class Teller:
             face = {"up": ", face up", "down": ", face down"}.get(ev.get("face", ""), "")
             src = E.join_and([self.zone(k) for k in ev.get("from", [])])
             where = "the bottom of " if " to the bottom of " in ev.get("text", "") else ""
-            what = "a card" if ev.get("hidden") and ev.get("face") == "down" and len(ev.get("cards", [])) == 1 \
-                else self.cards(ev.get("cards", []))
+            n = len(ev.get("cards", []))
+            # a card going where nobody may see it is told as the players at the table see it
+            what = (("a card" if n == 1 else f"{n} cards") if ev.get("hidden") else self.cards(ev.get("cards", [])))
             return f"{E.cap(what)} {'goes' if len(ev.get('cards', [])) == 1 else 'go'} from {src} to {where}" \
                    f"{self.zone(ev.get('to', ''))}{face}."
         if kind == "set":
