@@ -19,6 +19,7 @@ twice gives the same text.
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -237,18 +238,20 @@ def _join(tokens: list[Tok], original: str) -> str:
 
 def _reindent_string(tok: Tok, indent: str) -> str:
     """A triple-quoted text opening on a line indented by `indent`, its inner lines set to
-    that indentation (plus their own relative one). Its value is dedented, so it stays the
-    same; a text that starts on the quote line, or indents with tabs, is left as written."""
+    that indentation (plus their own relative one) and its closing quotes on their own line
+    at it. Its value is dedented (the whitespace every line starts with is dropped), so
+    putting `indent` in place of that common whitespace keeps the value; a text that starts
+    on the quote line is left as written (its first line would count for the dedent)."""
     if "\n" not in tok.text:
         return tok.text
     first, *rest = tok.text.split("\n")
-    leads = [ln[: len(ln) - len(ln.lstrip())] for ln in rest]
-    if first[3:].strip() or any("\t" in lead for lead in leads):
+    if first[3:].strip():
         return tok.text
     *body, last = rest
     if last.strip() != '"""':               # text before the closing quotes is a line of it
         body, last = rest, None
-    common = min((len(lead) for ln, lead in zip(body, leads) if ln.strip()), default=0)
+    leads = [re.match(r"[ \t]*", ln).group() for ln in body if ln.strip()]
+    common = len(os.path.commonprefix(leads)) if leads else 0
     inner = [indent + ln[common:] if ln.strip() else "" for ln in body]
     closing = [] if last is None else [indent + '"""']
     return "\n".join(['"""'] + inner + closing)

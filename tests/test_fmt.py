@@ -242,6 +242,13 @@ def test_a_triple_quoted_text_moves_with_its_line_and_keeps_its_value():
     assert shape(out) == shape(text)
 
 
+def test_a_triple_quoted_text_indented_with_tabs_is_reindented_too():
+    text = 'game "G":\n\tplayers: 1 to 2\n\t"""\n\t  Line one\n\t\ttwo\n\n\t"""\n'
+    out = format_text(text)
+    assert out == 'game "G":\n    players: 1 to 2\n    """\n      Line one\n    \ttwo\n\n    """\n'
+    assert shape(out) == shape(text)
+
+
 def test_a_text_that_starts_on_the_quote_line_is_left_as_written():
     # dedent would see the first line's column 0: moving the others would change the value
     text = 'game "G":\n  players: 1 to 2\n  """Line one\n  two"""\n'
