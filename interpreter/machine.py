@@ -490,19 +490,61 @@ class Machine(Triggers, Decisions):
                 self.announce(ELIMINATED, {"player": p}, span)
         return True
 
+    def scores(self) -> list | None:
+        """Every seat's declared score (`score for p as ...`), eliminated players' too; None
+        when the game declares no score. The compiled expression is kept on the program."""
+        decl = self.prog.game.decls.score
+        if decl is None:
+            return None
+        fn = self.prog.__dict__.get("_score_fn")
+        if fn is None:
+            from cardsmith.dsl.types import Scope
+            fn = self.prog.__dict__["_score_fn"] = self.prog.exprs.compile(
+                decl.expr, Scope({decl.player: PLAYER}, you=True))
+        name = decl.player
+        try:
+            return [fn(self, {name: p, "$you": p}) for p in range(self.n_players)]
+        except RuleError as err:        # located at the declaration, never a traceback
+            raise GameAborted(err.code or "E0802", f"the players' score could not be worked out: {err.message}",
+                              err.span or decl.span, err.hint) from None
+
+    def highest_scores(self, span) -> list:
+        """`the highest score wins`: the players still in the game with the highest score."""
+        scores = self.scores()
+        live = [p for p in range(self.n_players) if not self.st.out[p] and scores[p] is not None]
+        if not live:
+            return []
+        best = max(scores[p] for p in live)
+        return [p for p in live if scores[p] == best]
+
     def win(self, winners: list, span, reason: str = "") -> bool | None:
         winners = [w for w in winners if w is not None]
+        winners = sorted(set(winners)) if len(winners) > 1 else winners     # a shared victory, in seat order
         self.brk = True
         self.st.result = {"winners": winners, "draw": not winners, "rounds": self.st.round,
                           "steps": self.st.steps, "reason": reason}
+        if len(winners) > 1:
+            self.st.result["shared"] = True
+        scores = self.scores()
+        if scores is not None:
+            n = self.n_players
+            self.st.result["scores"] = scores
+            # as the OpenSpiel game's returns: the winners share 1; a draw gives each player 1/n
+            self.st.result["returns"] = [1 / len(winners) if p in winners else 0.0 for p in range(n)] \
+                if winners else [1 / n] * n
         if self.scenario:
             del self.st.frames[1:]
         else:
             self.st.frames.clear()
         if self.log.on:
-            text = (" and ".join(self.log.player_name(w) for w in winners) + " wins the game") if winners \
+            text = (" and ".join(self.log.player_name(w) for w in winners) +
+                    (" win the game together" if len(winners) > 1 else " wins the game")) if winners \
                 else "the game ends in a draw" + (f": {reason}" if reason else "")
-            self.log.emit(self, "game_over", span, {"winners": winners}, text)
+            data = {"winners": winners}
+            if scores is not None:      # the declared scores, in the data and the words
+                data["scores"] = scores
+                text += " (scores: " + ", ".join(f"{self.log.player_name(p)} has {s}" for p, s in enumerate(scores)) + ")"
+            self.log.emit(self, "game_over", span, data, text)
         return True
 
     def say(self, text: str, env: dict, span) -> None:
