@@ -113,14 +113,17 @@ def missing_keywords(grammar: dict, words) -> set[str]:
 
 def test_the_textmate_grammar_colours_every_keyword_of_the_grammar():
     grammar = json.loads(TEXTMATE_PATH.read_text(encoding="utf-8"))
-    assert not missing_keywords(grammar, lark_keywords())
+    missing = missing_keywords(grammar, lark_keywords())
+    assert not missing, (f"words of grammar/cardsmith.lark the VS Code grammar does not colour: {sorted(missing)}; "
+                         "regenerate it: python -m cardsmith.dsl.highlight --write-textmate")
 
 
 def test_the_keyword_test_fails_when_a_keyword_is_missing():
     grammar = json.loads(TEXTMATE_PATH.read_text(encoding="utf-8"))
+    before = missing_keywords(grammar, lark_keywords())
     rule = grammar["repository"]["keyword"]
-    rule["match"] = rule["match"].replace("|secretly|", "|")
-    assert missing_keywords(grammar, lark_keywords()) == {"secretly"}
+    rule["match"] = re.sub(r"(?<=[:|])secretly(?=[|)])", "", rule["match"]).replace("||", "|")
+    assert missing_keywords(grammar, lark_keywords()) - before == {"secretly"}
 
 
 def test_the_textmate_grammar_is_the_generated_one():
