@@ -283,15 +283,21 @@ def _locals(index: FileIndex, seg: Segment, group: list) -> None:
     if words[:1] == ["keyword"]:
         for p in _typed_params(toks, index.path, owner, "parameter"):
             seg.locals.setdefault(p.name, p)
-    for i, t in enumerate(toks):
-        if t.kind != "name":
-            continue
-        prev = words[i - 1] if i else ""
-        nxt = words[i + 1] if i + 1 < len(words) else ""
-        if ((prev == "let" and nxt == "be") or (prev == "each" and nxt == "in")
-                or (prev == "chooses" and nxt == "from") or (prev == "as" and i > 1 and words[i - 2] == "dice")):
-            seg.locals.setdefault(t.text, _sym(t.text, "local", index.path, t, container=owner,
-                                                detail=_line_text(index.text, t.line)))
+    for ln in group:
+        line = [t for t in ln.tokens if t.kind != "comment"]
+        said = [t.text for t in line]
+        for i, t in enumerate(line):
+            if t.kind != "name":
+                continue
+            prev = said[i - 1] if i else ""
+            nxt = said[i + 1] if i + 1 < len(said) else ""
+            # let x be / for each x in / chooses x from / ... as x (roll, chooses N of, orders),
+            # but not `define f as x` or `as soon as x`
+            if ((prev == "let" and nxt == "be") or (prev == "each" and nxt == "in")
+                    or (prev == "chooses" and nxt == "from")
+                    or (prev == "as" and nxt in ("", ",") and said[0] not in ("define", "override", "as"))):
+                seg.locals.setdefault(t.text, _sym(t.text, "local", index.path, t, container=owner,
+                                                    detail=_line_text(index.text, t.line)))
     for ln in group:
         t = [x.text for x in ln.tokens]
         if ln.kind == "code":
