@@ -36,7 +36,7 @@ def test_every_handler_has_its_construct():
 
 # Node classes that are parts of declarations or abilities, not statements or expressions
 _PARTS = {"Activation", "CardTable", "FieldValue", "KeywordUse", "Module", "OrderKey", "Param", "TableRow",
-          "TypeRef"}
+          "TypeRef", "SortKey"}
 
 
 def test_the_registry_lists_every_ast_statement_expression_and_ability():
@@ -156,7 +156,7 @@ def test_a_builtin_event_without_its_english_or_announcer_is_named():
 
 
 def test_builtin_functions_are_one_table():
-    assert list(R.BUILTIN_FUNCTIONS) == ["count", "sum", "highest", "lowest", "first", "any", "clockwise_from"]
+    assert list(R.BUILTIN_FUNCTIONS) == ["count", "sum", "highest", "lowest", "first", "last", "any", "clockwise_from"]
     for b in R.BUILTIN_FUNCTIONS.values():
         assert getattr(compile_expr.ExprCompiler, b.compile)
         assert phrases.SAYINGS[b.english]
