@@ -405,3 +405,17 @@ def test_a_half_typed_file_still_answers_after_the_line_being_typed():
     found = features.definitions(project, "g.cards", number, lines[number - 1].index("life") + 1)
     assert [(s.kind, s.line) for s in found] == [("player attribute", 10)]
     assert {s.name for s in index.symbols} >= {"damage", "Armour", "Gear", "Plate", "Blows"}
+
+
+def test_types_by_place_are_only_those_of_the_text_that_checked(tmp_path):
+    from cardsmith.dsl.loader import load_game
+
+    path = tmp_path / "game.cards"
+    (tmp_path / "lib.cards").write_text(LIB, encoding="utf-8")
+    path.write_text(GAME, encoding="utf-8")
+    game = load_game(str(path))
+    place = where(GAME, "gained", "add gained")
+    line, column = place.line + 1, place.character + 1
+    assert features.GameFacts(game, {str(path): GAME}).type_at(str(path), line, column) == "a number"
+    edited = "\n" + GAME          # every place has moved one line down
+    assert features.GameFacts(game, {str(path): edited}).type_at(str(path), line, column) is None

@@ -13,6 +13,7 @@ from .. import ast as A
 from ..diagnostics import CardsmithError
 from ..fmt import format_text, grammar_keywords
 from ..registry import BUILTIN_FUNCTIONS, EVENTS
+from ..source import normalise_line_ends
 from ..types import CARD_PSEUDO_FIELDS, show
 from .convert import line_of, position
 from .index import Occurrence, Project, Symbol
@@ -67,12 +68,18 @@ class GameFacts:
     """What the checked game knows beyond the text: types, card values (None when the file
     does not check; hover then says what the text says)."""
 
-    def __init__(self, game):
+    def __init__(self, game, texts: dict[str, str] | None = None):
         self.game = game
         self._names = None
+        # the text each file has in the editor now: a type is looked up by its place only in a
+        # file that is as it was when the game checked (after an edit, places have moved)
+        self.texts = texts or {}
 
     def type_at(self, path: str, line: int, column: int) -> str | None:
         if self.game is None:
+            return None
+        source = self.game.sources.get(path)
+        if source is None or (path in self.texts and normalise_line_ends(self.texts[path]) != source.text):
             return None
         if self._names is None:
             self._names = _names_by_place(self.game)

@@ -84,7 +84,8 @@ class CardsServer(LanguageServer):
         files = {path: root}
         self._include(root, files)
         project = Project(root, files)
-        self.checked[uri] = _Checked(doc.version, project, features.GameFacts(self.games.get(uri)))
+        texts = {p: f.text for p, f in files.items()}
+        self.checked[uri] = _Checked(doc.version, project, features.GameFacts(self.games.get(uri), texts))
         return project
 
     def _include(self, index: FileIndex, files: dict, home: str | None = None) -> None:
