@@ -215,8 +215,11 @@ class Teller:
             whose = f"{who}'s " if who else ""
             on = ev.get("on", "")
             decl = self.d.events.get(on)
-            when = _clause(decl.doc) if decl is not None and decl.doc else E.human(on)
-            return f"{whose}{E.clean(str(ev.get('card', 'a card')))} triggers ({when.lower()})."
+            if decl is not None and decl.doc:
+                when = _clause(decl.doc)
+            else:               # a built-in event, said as the rulebook says it ("it is turned over")
+                when = E.BUILTIN_PHRASES.get(on, E.human(on)).replace("a card ", "it ", 1)
+            return f"{whose}{E.clean(str(ev.get('card', 'a card')))} triggers ({when[:1].lower() + when[1:]})."
         if kind == "event":
             decl = self.d.events.get(ev.get("name", ""))
             if decl is not None and decl.doc:
@@ -338,12 +341,29 @@ def _tell(teller: Teller, log: list, a: int, b: int) -> tuple[list, int]:
         said = teller.tell(ev)
         if said is None:
             continue
+        last = lines[-1] if lines else {}
+        if last.get("said") == said:            # the same thing again: told once, counted
+            last["times"] += 1
+            last["text"] = _again(said, last["times"])
+            continue
         if told == MAX_LINES:
             lines.append({"text": "\u2026 and so on, until the round ends."})
-            return lines, i
+            return _plain(lines), i
         told += 1
-        lines.append({"text": said})
-    return lines, b
+        lines.append({"text": said, "said": said, "times": 1})
+    return _plain(lines), b
+
+
+def _again(said: str, times: int) -> str:
+    """An event told `times` times in a row, as one line."""
+    if said.startswith("A card goes "):
+        return f"{times} cards go, one at a time, {said[len('A card goes '):]}"
+    return f"{said[:-1]} ({times} times)." if said.endswith(".") else f"{said} ({times} times)"
+
+
+def _plain(lines: list) -> list:
+    """The lines as the templates get them: a heading or a text, nothing else."""
+    return [{"heading": ln["heading"]} if "heading" in ln else {"text": ln["text"]} for ln in lines]
 
 
 INTROS = {
