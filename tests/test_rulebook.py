@@ -122,8 +122,8 @@ def test_setup_comes_before_the_reference_and_the_examples_before_the_cards(spac
 def test_cards_are_listed_by_type_and_by_faction_with_copies_and_their_own_effect(space_war_md):
     cards = chapter(space_war_md, "Card reference")
     assert "**Units of faction Dwarves (18 cards)**" in cards
-    assert '- <a id="card-tunnel-sapper"></a>**Tunnel Sapper** ×2 — strength 1\n' in cards
-    assert "**Thane of the Deep Halls** — strength 10" in cards
+    assert '- <a id="card-tunnel-sapper"></a>**Tunnel Sapper** ×2 — Strength 1\n' in cards
+    assert "**Thane of the Deep Halls** — Strength 10" in cards
     assert "**Powers of faction Trolls (1 card)**" in cards
     regeneration = next(ln for ln in cards.splitlines() if "**Regeneration**" in ln)
     assert "Permanent. After the Chieftain wins a battle" in regeneration
