@@ -25,7 +25,7 @@ def _none_number(span, what: str = "arithmetic") -> RuleError:
 def x_IsFace(self, e, sc):
     a, up = self.compile(e.operand, sc), e.up
     # a card that is not there (none) is neither face up nor face down
-    return lambda m, env: (c := a(m, env)) is not None and m.st.face_up[c] is up
+    return lambda m, env: (c := a(m, env)) is not None and m.st.face_up[c] == up
 
 
 def keyword_cards(compiler) -> dict[str, frozenset]:
@@ -80,18 +80,19 @@ def b_last(self, e, sc, a):
     return last
 
 
+def mod_values(x, y, span):
+    """`x mod y` of two computed values (the closure and the generated code both call it)."""
+    if x is None or y is None:
+        raise _none_number(span)
+    if y == 0:
+        raise RuleError("division by zero", span,
+                        "test the divisor first, e.g. if d > 0: ... (x mod 0 has no value)")
+    return x % y            # Python's: 0 up to y - 1 for a positive y, whatever the sign of x
+
+
 def x_Modulo(self, e, sc):
     a, b, span = self.compile(e.left, sc), self.compile(e.right, sc), e.span
-
-    def mod(m, env):
-        x, y = a(m, env), b(m, env)
-        if x is None or y is None:
-            raise _none_number(span)
-        if y == 0:
-            raise RuleError("division by zero", span,
-                            "test the divisor first, e.g. if d > 0: ... (x mod 0 has no value)")
-        return x % y            # Python's: 0 up to y - 1 for a positive y, whatever the sign of x
-    return mod
+    return lambda m, env: mod_values(a(m, env), b(m, env), span)
 
 
 def join(self, e, sc):

@@ -544,5 +544,28 @@ class ExprGen:
         fn = {"+": "_add", "-": "_sub", "*": "_mul"}.get(e.op, "_div")
         return f"{fn}({self.src(e.left, sc, g)}, {self.src(e.right, sc, g)}, {self.span(e.span)})"
 
+    # ------------------------------------------------------------------ issue 10 (interpreter/compile_lang.py)
+    def g_IsFace(self, e, sc, g):
+        t = g.var()
+        return f"(({t} := {self.src(e.operand, sc, g)}) is not None and m.st.face_up[{t}] == {e.up!r})"
+
+    def g_HasKeyword(self, e, sc, g):
+        from .compile_lang import keyword_cards
+        holders = self.const(keyword_cards(self.x).get(e.keyword, frozenset()))
+        t = g.var()
+        return (f"(({t} := {self.src(e.operand, sc, g)}) is not None "
+                f"and ({t} in {holders}) is not {e.negated!r})")
+
+    def g_CondExpr(self, e, sc, g):
+        return f"(({self.src(e.then, sc, g)}) if ({self.src(e.cond, sc, g)}) else ({self.src(e.other, sc, g)}))"
+
+    def g_SeatOf(self, e, sc, g):
+        t = g.var()
+        return f"(None if ({t} := {self.src(e.player, sc, g)}) is None else {t} + 1)"
+
+    def g_Modulo(self, e, sc, g):
+        from .compile_lang import mod_values
+        return f"{self.const(mod_values)}({self.src(e.left, sc, g)}, {self.src(e.right, sc, g)}, {self.span(e.span)})"
+
     def g_Neg(self, e, sc, g):
         return f"_neg({self.src(e.operand, sc, g)}, {self.span(e.span)})"
