@@ -214,7 +214,7 @@ def test_a_define_of_a_player_reads_as_a_definition():
     game = load_game(str(ROOT / "games" / "space_war_in_space.cards"))
     ctx = E.make_ctx(game.decls, param_types=E.param_types(game.decls))
     text = E.describe_define(game.decls.defines["strength"], ctx)
-    assert text == "A player's strength is the strength of the top card of their battlefield plus their bonus."
+    assert text == "A player's strength is the Strength of the top card of their battlefield plus their bonus."
 
 
 def test_when_the_code_of_a_rule_changes_its_text_changes():
@@ -468,7 +468,7 @@ def test_clauses_of_one_subject_say_it_once():
     ctx = E.make_ctx(game.decls, param_types=E.param_types(game.decls))
     said = [E.plain(E.describe(ab, E.ability_ctx(ctx, "Ship")).text) for ab in game.decls.card_types["Ship"].abilities]
     assert said[0] == "When this card is revealed, if it has 'Play another card' and is in your line:"
-    assert said[1] == "While this card has '+1 Force' and is in your line, the other Ships in this card's zone get +1 force."
+    assert said[1] == "While this card has '+1 Force' and is in your line, the other Ships in this card's zone get +1 Force."
 
 
 def test_a_card_s_own_effect_in_a_bundled_game():
@@ -477,7 +477,7 @@ def test_a_card_s_own_effect_in_a_bundled_game():
     assert effect["Ion Storm"].startswith("When “modifier played” happens to this card: Ion Storm (12):")
     assert "Black Hole" not in effect["Ion Storm"] and "Drawn into a column" not in effect["Ion Storm"]
     assert effect["Shield Matrix"] == ("While this card is in your place beside the battlefield, the Ships in "
-                                       "your line get +1 force.")
+                                       "your line get +1 Force.")
     assert effect["Vorn Picket"] == ""
     assert "Refill for you" in effect["Feyla Elai Fighter"]
 

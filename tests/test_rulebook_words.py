@@ -169,7 +169,7 @@ def test_display_names_reach_the_page():
     ctx = E.make_ctx(game.decls, param_types=E.param_types(game.decls))
     said = E.plain(E.flatten([E.describe(ab, E.ability_ctx(ctx, "Modifier"))
                               for ab in game.decls.card_types["Modifier"].abilities]))
-    assert "whose race is K'Totekk get +1 force" in said and "KTotekk" not in said
+    assert "whose race is K'Totekk get +1 Force" in said and "KTotekk" not in said
     assert E.display_value(game.decls, "CentralConfederation") == "Central Confederation"
     assert E.display_name(game.decls, "zone", "survivors") == "Survivors pile"
 
