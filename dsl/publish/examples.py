@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from ..bounds import EXAMPLE_STEPS
 from . import english as E
-from .layout import zone_label
+from .layout import field_label, value_label, zone_label
 
 SEEDS = (1, 2, 3, 4)         # the sample games tried, in order: the first with the most kinds of moment wins
 NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana")
@@ -200,8 +200,9 @@ class Teller:
             self.values[what] = value
             if first and value in (0, False, None, "none"):
                 return None
-            shown = "yes" if value is True else "no" if value is False else E.clean(str(value))
-            return f"{E.cap(E.human(str(what)))} becomes {shown}."
+            owner, _, name = str(what).rpartition("'s ")
+            said = f"{owner}'s {field_label(self.d, name)}" if owner else field_label(self.d, name)
+            return f"{E.cap(said)} becomes {value_label(self.d, value) or 'nothing'}."
         if kind == "choice":
             who = self.seats[ev["player"]] if isinstance(ev.get("player"), int) and ev["player"] < len(self.seats) else "A player"
             how = "secretly chooses" if ev.get("secret") else "chooses"
