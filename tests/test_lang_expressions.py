@@ -246,7 +246,7 @@ EXPRESSIONS = [
      "the players in order of their score, highest first; then by"),
     ("the current step", "the name of the current step"),
     ("seat of you", "seat number"),
-    ("seat (1 + 1)", "the player in seat 1 plus 1"),
+    ("seat (1 + 1)", "the player whose seat number is 1 plus 1"),
     ("the player 1 seats to the left of you", "the player 1 seat to the left of"),
     ("7 mod 3", "the remainder of 7 divided by 3"),
 ]
