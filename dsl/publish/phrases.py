@@ -925,7 +925,9 @@ def describe_SeatOf(e: A.SeatOf, ctx: Ctx) -> str:
 
 @describer
 def describe_SeatExpr(e: A.SeatExpr, ctx: Ctx) -> str:
-    return f"the player in seat {np(e.seat, ctx)}"
+    if isinstance(e.seat, (A.Num, A.Name)):
+        return f"the player in seat {np(e.seat, ctx)}"
+    return f"the player whose seat number is {np(e.seat, ctx)}"
 
 
 @describer
