@@ -177,6 +177,10 @@ def _field_name_of(e) -> str | None:
 
 
 def _rel_one(c, subj: str, ctx: Ctx) -> str | None:
+    if isinstance(c, A.IsFace) and _is_subj(c.operand, subj):      # issue 10's tests of the element
+        return f"that are face {'up' if c.up else 'down'}"
+    if isinstance(c, A.HasKeyword) and _is_subj(c.operand, subj):
+        return f"that {'do not have' if c.negated else 'have'} the keyword {c.keyword}"
     if isinstance(c, A.Compare):
         attr = _attr_of(c.left, subj, ctx)
         if attr is not None:
