@@ -476,9 +476,25 @@ class EliminateStmt:
 
 @dataclass(frozen=True, slots=True)
 class WinStmt:
-    """`first(players) wins`"""
+    """`first(players) wins`; `players where it's team = red win` (a shared victory)"""
     span: Span
     player: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class LookStmt:
+    """`p looks at top 3 cards of your deck`: p alone sees those cards, in the log and in p's
+    view, until they move or their zone is shuffled."""
+    span: Span
+    player: Expr
+    cards: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreWinStmt:
+    """`the highest score wins`: the game ends; the players still in it with the highest
+    declared score win (several tied share the victory)."""
+    span: Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -688,7 +704,7 @@ Stmt = Union[DocItem, MoveStmt, ShuffleStmt, FlipStmt, SetStmt, AddStmt, Subtrac
              ChooseStmt, AnnounceStmt, EliminateStmt, WinStmt, DrawGameStmt, StopStmt, CallStmt,
              RollStmt, CounterStmt, NegateStmt, SkipStmt, ExpectStmt, GiveStmt, SayStmt, PlayStmt, IfStmt,
              ForStmt, RepeatStmt, WhileStmt, TimesStmt, StepStmt, TurnStmt, MayStmt, TakeActionsStmt,
-             SecretStmt, ChooseOneStmt, ChooseManyStmt]
+             SecretStmt, ChooseOneStmt, ChooseManyStmt, ScoreWinStmt, LookStmt]
 Block = tuple[Stmt, ...]
 
 # ============================================================== abilities
@@ -962,6 +978,15 @@ class TriggerOrderDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class ScoreDecl:
+    """`score for p as p's points`: each player's score, in the engine's result; `the highest
+    score wins` ends the game by it."""
+    span: Span
+    player: str
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class ValueDecl:
     """`value for p as p's score - 3 * count(cards in p's hand)`: how well p stands, read by
     the agents (docs/agents.md); it changes no rule of the game."""
@@ -1049,7 +1074,7 @@ class ScenarioDecl:
 
 Decl = Union[GameDecl, EnumDecl, CardTypeDecl, AttrsDecl, ZoneDecl, CardTable, CardDecl, DieDecl,
              EventDecl, DefineDecl, ProcedureDecl, KeywordDecl, SetupDecl, RoundDecl, EndCheckDecl,
-             TriggerOrderDecl, ValueDecl, WindowDecl, StackDecl, ProseDecl, NoteDecl, TermDecl, CreditDecl, ImportDecl, ExtendsDecl,
+             TriggerOrderDecl, ValueDecl, ScoreDecl, WindowDecl, StackDecl, ProseDecl, NoteDecl, TermDecl, CreditDecl, ImportDecl, ExtendsDecl,
              OverrideDecl, ScenarioDecl]
 
 

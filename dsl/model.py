@@ -49,6 +49,7 @@ class Declarations:
     end_checks: list[A.EndCheckDecl] = field(default_factory=list)
     trigger_order: A.TriggerOrderDecl | None = None
     value: A.ValueDecl | None = None            # how well a player stands, for the agents
+    score: A.ScoreDecl | None = None            # each player's score, carried by the result
     windows: list[A.WindowDecl] = field(default_factory=list)
     stacks: list[A.StackDecl] = field(default_factory=list)
     prose: list[A.ProseDecl] = field(default_factory=list)

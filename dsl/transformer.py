@@ -395,6 +395,15 @@ class ToAst(Transformer):
     def round_decl(self, meta, ch):
         return A.RoundDecl(self._span(meta), self._text(ch[0]), ch[1])
 
+    def score_decl(self, meta, ch):
+        return A.ScoreDecl(self._span(meta), str(ch[0]), ch[1])
+
+    def look_stmt(self, meta, ch):
+        return A.LookStmt(self._span(meta), ch[0], ch[1])
+
+    def score_win_stmt(self, meta, ch):
+        return A.ScoreWinStmt(self._span(meta))
+
     def value_decl(self, meta, ch):
         return A.ValueDecl(self._span(meta), str(ch[0]), ch[1])
 

@@ -360,8 +360,25 @@ class StmtCompiler:
 
     def s_WinStmt(self, s, ctx):
         p, span = self.cx(s.player, ctx), s.span
+        if is_list(self.x.type_of(s.player, ctx.sc)):       # `players where ... win`: a shared victory
+            ctx.code.emit(lambda m, fr: m.win(list(p(m, fr.env) or ()), span), span, ("win", s.player, " (together)"))
+            return
         ctx.code.emit(lambda m, fr: m.win([p(m, fr.env)], span), span, ("win", s.player),
                       Snippet((("watch", f"m.win([{self.gx(s.player, ctx, Gen())}], {self.k(span)})", ""),)))
+
+    def s_LookStmt(self, s, ctx):
+        player, cards, span = self.cx(s.player, ctx), self.cx(s.cards, ctx), s.span
+
+        def look(m, fr):
+            env = fr.env
+            c = cards(m, env)
+            return m.look(player(m, env), c if isinstance(c, list) else [c], span)
+        ctx.code.emit(look, span, ("look", s.player, " at ", s.cards))
+
+    def s_ScoreWinStmt(self, s, ctx):
+        span = s.span
+        ctx.code.emit(lambda m, fr: m.win(m.highest_scores(span), span), span,
+                      ("win", "the players with the highest score"))
 
     def s_DrawGameStmt(self, s, ctx):
         span = s.span

@@ -18,7 +18,7 @@ from .log import EventLog
 from .machine import DEFAULT_MAX_STEPS, Machine
 from .program import program_for
 from .state import GameState
-from .visibility import card_seers, sees
+from .visibility import card_seers, known_to, sees
 
 SAVE_FORMAT = "cardsmith-save/1"
 
@@ -148,10 +148,12 @@ class Engine:
             name, _, seat = key.partition(":")
             owner = int(seat) if seat else None
             vis = d.zones[name].visibility
-            shown = None                # a hidden zone shows only its count
-            if vis != "hidden":
+            shown = None                # a hidden zone shows only its count, and the cards the player looked at
+            looked = self.m.looks and any(player in known_to(st.cards[c]) for c in cards)
+            if vis != "hidden" or looked:
                 face_up = st.face_up
-                shown = [st.cards[c]["name"] if sees(vis, owner, face_up[c], player) else None for c in cards]
+                shown = [st.cards[c]["name"] if sees(vis, owner, face_up[c], player)
+                         or (looked and player in known_to(st.cards[c])) else None for c in cards]
             zones[key] = {"zone": name, "owner": owner, "count": len(cards), "cards": shown}
         pend = st.pending
         decision = None

@@ -107,6 +107,9 @@ class Machine(Triggers, Decisions):
         self.dirty = 0
         self.brk = False
         self._stacked = (None, set())
+        # whether some card is known to a player who looked at it (`looks at`): only then do
+        # moves and shuffles have knowledge to forget
+        self.looks = any("$seen_by" in c for c in state.cards)
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> None:
@@ -338,6 +341,8 @@ class Machine(Triggers, Decisions):
             if owner_seat is not None and owner[c] is None:
                 owner[c] = owner_seat
         self.dirty |= ZONES
+        if self.looks:              # a card looked at is known only where it was seen
+            self._forget(cards)
         if watched:
             self._moved(cards, sources, was_visible, key, place, face, public, span, before)
         return True
@@ -361,7 +366,34 @@ class Machine(Triggers, Decisions):
     def _public(self, key) -> bool:
         return self.prog.decls.zones[key.partition(":")[0]].visibility == "public"
 
+    def look(self, player, cards: list, span) -> None:
+        """`p looks at ...`: each card is known to p (`$seen_by`, read by interpreter/visibility.py)
+        until it moves or its zone is shuffled; the log names them to whoever may see them now."""
+        cards = [c for c in cards if c is not None]
+        if player is None or not cards:
+            return
+        for c in cards:
+            held = self.cards[c]
+            seen = held.get("$seen_by", [])
+            if player not in seen:
+                held["$seen_by"] = sorted(seen + [player])
+        self.looks = True
+        if self.log.on:
+            parts: list = [f"{self.log.player_name(player)} looks at "]
+            for i, c in enumerate(cards):
+                if i:
+                    parts.append(" and " if i == len(cards) - 1 else ", ")
+                parts.append(self.log.card(self, c))
+            self.log.emit(self, "look", span, {"player": player, "count": len(cards)}, parts)
+
+    def _forget(self, cards) -> None:
+        """Cards that move or are shuffled are no longer known to those who looked at them."""
+        for c in cards:
+            self.cards[c].pop("$seen_by", None)
+
     def shuffle(self, key, span) -> bool | None:
+        if self.looks:
+            self._forget(self.zones[key])
         self.st.rng = R.shuffle(self.st.rng, self.zones[key])
         self.dirty |= ZONES
         if self.log.on:

@@ -54,9 +54,17 @@ REGISTERS = {
     "$act<n>": "`may take actions`: the action chosen, or None for done",
     "$who<n>": "`may take actions` / `secretly chooses`: the player asked, or the players to ask",
     "$active<n>": "`turn of p`: the active player before the turn, restored after it",
-    "$picks<n>": "`secretly chooses`: the picks so far, in the players' order",
+    "$picks<n>": "`secretly chooses`: the picks so far, in the players' order; `chooses ... of` / `orders`: "
+                 "the elements picked so far, in the order picked",
+    "$menu<n>": "`chooses one`: the option chosen, [i] (a text option) or [i, element]",
+    "$left<n>": "`chooses ... of` / `orders`: the elements not picked yet",
+    "$most<n>": "`chooses ... of` / `orders`: how many may be picked",
+    "$pick<n>": "`chooses ... of` / `orders`: the element just picked, or None for done",
     "$you<n>": "`secretly chooses`: `$you` before the statement ([player] or []), restored after it",
     "$k<n>": "`secretly chooses`: which player's body runs next",
+    # not in a frame: a card's own entry in GameState.cards, beside its fields
+    "$seen_by": "the seats that looked at the card (`looks at`) since it last moved or was shuffled "
+                "(machine.look; read by visibility.card_seers and Engine.view)",
 }
 
 FIELDS = ("zones", "card_zone", "face_up", "cards", "owner", "players", "out", "game", "frames",

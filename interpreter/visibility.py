@@ -2,7 +2,8 @@
 
 A card's face is seen by every player when it lies face up in a public zone, by its zone's
 owner alone in an owner-only zone (face up or down), and by nobody in a hidden zone or face
-down in a public one. `Engine.view(p)` shows a card's name exactly when `sees` says p may; the
+down in a public one — except that a player who looked at it (`p looks at ...`) sees it
+until it moves or its zone is shuffled. `Engine.view(p)` shows a card's name exactly when `sees` says p may; the
 explained log marks each card name it writes with `seers` (who may read it), so the log printed
 for a person at the terminal (`EventLog.seen_by`) is derived from the same rule, never
 re-derived from the log's words.
@@ -54,6 +55,16 @@ def seers(visibility: str, zone_seat, face_up: bool):
 
 
 def card_seers(m, card: int):
-    """Who may see `card` where it lies now in the machine `m`'s state."""
+    """Who may see `card` where it lies now in the machine `m`'s state: by the rule above, and
+    the players who looked at it (`p looks at ...`) since it came there (`known_to`)."""
     decl, seat, _public = m.zone_info[m.st.card_zone[card]]
-    return seers(decl.visibility, seat, m.st.face_up[card])
+    who = seers(decl.visibility, seat, m.st.face_up[card])
+    if m.looks:
+        return who | known_to(m.st.cards[card])
+    return who
+
+
+def known_to(card_fields: dict) -> frozenset:
+    """The seats that looked at a card (`p looks at ...`) since it last moved or was shuffled:
+    its `$seen_by` entry, which the machine keeps (interpreter/machine.py `look`, `_forget`)."""
+    return frozenset(card_fields.get("$seen_by", ()))

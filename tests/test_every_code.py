@@ -293,6 +293,7 @@ CASES: tuple[Case, ...] = (
     Case("E0412", 4, checked(HEAD + "setup:\n    seat 0 wins\n")),
     Case("E0413", 4, checked(HEAD + "setup:\n    play setup\n")),
     Case("E0414", 4, checked(HEAD + "setup:\n    none wins\n")),
+    Case("E0431", 4, checked(HEAD + "setup:\n    the highest score wins\n")),
     Case("E0430", 7, checked(HEAD + 'setup:\n    seat 1 chooses one:\n        "Pass":\n            say "a"\n'
                                     '        "Pass":\n            say "b"\n')),
     # --- card values (dsl/checks/cards.py) ---

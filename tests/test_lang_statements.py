@@ -17,7 +17,7 @@ from cardsmith.interpreter.engine import Engine
 from cardsmith.interpreter.scenario import run_scenario
 
 GAMES = Path(__file__).resolve().parent / "games"
-MINE = ("once_per_turn", "mixed_choice")
+MINE = ("once_per_turn", "mixed_choice", "fleet_split", "shared_victory", "private_look")
 
 
 def _scenarios():
@@ -342,3 +342,160 @@ def test_the_rulebook_says_one_at_a_time(fleet):
     assert "one at a time" in said[0] and "may stop at any time" in said[0]
     assert "up to 2 of" in said[1]
     assert "in the order of their choice" in said[2]
+
+
+# ------------------------------------------------------------------ scores and shared victory
+
+@pytest.fixture(scope="module")
+def shared():
+    return load_game(str(GAMES / "shared_victory.cards"))
+
+
+def _play(game, n, seed, answers):
+    eng = Engine(game, n, seed=seed)
+    for a in answers:
+        _answer(eng, a)
+    return eng
+
+
+def test_a_tie_for_the_highest_score_is_a_shared_victory_with_scores_and_returns(shared):
+    eng = Engine(shared, 4, seed=0)
+    for p in (1, 3):
+        eng.state.players[p]["points"] = 3
+    while not eng.finished:
+        _answer(eng, "no")
+    r = eng.result
+    assert r["winners"] == [1, 3] and r["shared"] is True and r["draw"] is False
+    assert r["scores"] == [0, 3, 0, 3]
+    assert r["returns"] == [0.0, 0.5, 0.0, 0.5]
+    last = eng.log[-1]
+    assert last["text"] == ("Player 2 and Player 4 win the game together (scores: Player 1 has 0, "
+                            "Player 2 has 3, Player 3 has 0, Player 4 has 3)")
+    assert last["scores"] == [0, 3, 0, 3]
+
+
+def test_a_single_winner_is_not_shared_and_a_team_wins_together(shared):
+    eng = Engine(shared, 4, seed=0)
+    eng.state.players[0]["points"] = 6
+    _answer(eng, "yes")                         # 7 or more: seat 1's colour, red, wins
+    r = eng.result
+    assert r["winners"] == [0, 2] and r["shared"] is True
+    assert eng.state.players[2]["colour"] == "red"
+    eng = Engine(shared, 2, seed=0)
+    eng.state.players[1]["points"] = 1
+    while not eng.finished:
+        _answer(eng, "no")
+    assert eng.result["winners"] == [1] and "shared" not in eng.result
+    assert eng.result["returns"] == [0.0, 1.0]
+
+
+def test_a_game_without_a_score_keeps_the_result_it_had(mixed):
+    eng = Engine(mixed, 2, seed=0)
+    while not eng.finished:
+        eng.decide(0)
+    assert set(eng.result) == {"winners", "draw", "rounds", "steps", "reason"}
+
+
+def test_the_highest_score_wins_needs_a_declared_score():
+    text = 'game "G":\n    players: 2 to 2\n\nround "R":\n    the highest score wins\n'
+    with pytest.raises(CardsmithError) as err:
+        load_text(text, "g.cards")
+    d = err.value.diagnostics[0]
+    assert (d.code, d.span.line, d.span.column) == ("E0431", 5, 5) and "score for p as" in d.hint
+
+
+def test_a_score_that_cannot_be_worked_out_aborts_at_its_declaration():
+    text = ('game "G":\n    players: 2 to 2\n\nplayer has:\n    best: player = none\n\n'
+            "score for p as p's best's best_score\n")
+    with pytest.raises(CardsmithError):
+        load_text(text, "g.cards")          # the checker refuses a score that is not a number
+    text = ('game "G":\n    players: 2 to 2\n\nplayer has:\n    points: number = none\n\n'
+            "score for p as p's points + 1\n\nsetup:\n    seat 1 wins\n")
+    from cardsmith.interpreter.engine import GameAborted
+    with pytest.raises(GameAborted) as err:
+        Engine(load_text(text, "g.cards"), 2, seed=0)
+    d = err.value.diagnostics[0]
+    assert d.span.line == 7 and "score" in d.message
+
+
+def test_the_rulebook_says_what_the_score_is_and_how_the_highest_wins(shared):
+    ctx = E.make_ctx(shared.decls)
+    said = E.describe_score(shared.decls.score, ctx)
+    assert said.startswith("A player's score is ") and "gems" in said
+    rnd = shared.decls.rounds[0]
+    ending = [st for st in rnd.body if isinstance(st, type(rnd.body[-1]))][-1].branches[0][1][0]
+    assert E.describe(ending, ctx)[0].text == ("The game ends: the player with the highest score wins; "
+                                               "players tied for it share the victory.")
+
+
+# ------------------------------------------------------------------ a private look
+
+@pytest.fixture(scope="module")
+def look():
+    return load_game(str(GAMES / "private_look.cards"))
+
+
+def _names(eng, key, seat):
+    return eng.view(seat)["zones"][key]["cards"]
+
+
+def test_a_look_shows_the_cards_to_the_looker_alone_in_the_view_and_the_log(look):
+    eng = Engine(look, 2, seed=1)
+    deck = eng.state.zones["deck:0"]
+    top2 = [eng.state.cards[c]["name"] for c in reversed(deck[-2:])]
+    assert _names(eng, "deck:0", 0) is None                  # a hidden deck: only its count
+    _answer(eng, "Look at the top of your deck")
+    assert _names(eng, "deck:0", 0) == [None] * (len(deck) - 2) + top2[::-1]
+    assert _names(eng, "deck:0", 1) is None
+    assert eng.log_seen_by(0)[-1]["text"] == f"Player 1 looks at {top2[0]} and {top2[1]}"
+    assert eng.log_seen_by(1)[-1]["text"] == "Player 1 looks at a card and a card"
+    assert eng.log[-1]["event"] == "look" and eng.log[-1]["rule"] == "private_look.cards:41:21"
+
+
+def test_a_card_moved_or_shuffled_is_no_longer_known(look):
+    eng = Engine(look, 2, seed=1)
+    _answer(eng, "Look at the top of your deck")
+    top, second = eng.state.zones["deck:0"][-1], eng.state.zones["deck:0"][-2]
+    _answer(eng, "yes")                         # the top card goes to the bottom: it moved
+    assert "$seen_by" not in eng.state.cards[top]
+    # the move itself was seen by the looker, who knew the card before it moved
+    moved = [e for e in eng.log_seen_by(0) if e["event"] == "move"][-2]
+    assert moved["text"].startswith(eng.state.cards[top]["name"] + " from Player 1's deck to the bottom")
+    hidden = [e for e in eng.log_seen_by(1) if e["event"] == "move"][-2]
+    assert hidden["text"].startswith("a card from Player 1's deck")
+    # the second card seen was drawn into the hand: it moved, so it is forgotten too
+    assert eng.state.card_zone[second] == "hand:0" and "$seen_by" not in eng.state.cards[second]
+    # a card seen and not moved is known until its zone is shuffled
+    eng.m.look(0, [eng.state.zones["deck:0"][-1]], None)
+    assert eng.state.cards[eng.state.zones["deck:0"][-1]]["$seen_by"] == [0]
+    eng.m.shuffle("deck:0", None)
+    assert not any("$seen_by" in eng.state.cards[c] for c in eng.state.zones["deck:0"])
+
+
+def test_looking_at_a_hand_and_save_restore_keep_what_was_seen(look):
+    eng = Engine(look, 2, seed=2)
+    _answer(eng, "Look at the top of your deck")
+    _answer(eng, "no")
+    _answer(eng, "Look at the other hand")        # seat 2 looks at seat 1's hand
+    hand = eng.state.zones["hand:0"]
+    assert _names(eng, "hand:0", 1) == [eng.state.cards[c]["name"] for c in hand]
+    other = Engine.restore(look, eng.save_json())
+    assert other.m.looks and _names(other, "hand:0", 1) == _names(eng, "hand:0", 1)
+    assert other.view(0)["zones"]["hand:1"]["cards"] == [None] * len(eng.state.zones["hand:1"])
+
+
+def test_a_look_is_at_cards_only():
+    text = ('game "G":\n    players: 2 to 2\n\nplayer has:\n    points: number = 0\n\n'
+            "setup:\n    seat 1 looks at seat 2's points\n")
+    with pytest.raises(CardsmithError) as err:
+        load_text(text, "g.cards")
+    d = err.value.diagnostics[0]
+    assert (d.code, d.span.line) == ("E0408", 8) and "looks at" in d.hint
+
+
+def test_the_rulebook_says_nobody_else_sees(look):
+    ctx = E.make_ctx(look.decls)
+    turn = look.decls.rounds[0].body[0].body[0]
+    menu = turn.body[0]
+    said = E.describe(menu.choices[0].body[0], ctx)[0].text
+    assert said.endswith("without showing them to anyone else.") and "top 2 cards" in said

@@ -313,7 +313,26 @@ class BodyChecker:
                          f"give {example(PLAYER)}, or players where ...")
 
     def s_WinStmt(self, s, sc):
+        t = self.expr(s.player, sc)
+        if t == NONE:
+            self.typer.none_here(s.player, PLAYER)
+        elif not (compatible(t, PLAYER) or compatible(t, list_of(PLAYER))):
+            self._report("E0408", f"expected a player or players here, but this is {show(t)}", s.player.span,
+                         f"give {example(PLAYER)}, or players where ... (they share the victory)")
+
+    def s_LookStmt(self, s, sc):
         self.expr(s.player, sc, PLAYER)
+        t = self.expr(s.cards, sc)
+        if t == NONE:
+            self.typer.none_here(s.cards, CARD)
+        elif not (compatible(t, CARD) or compatible(t, list_of(CARD))):
+            self._report("E0408", f"a player looks at a card or cards, but this is {show(t)}", s.cards.span,
+                         "e.g. p looks at top 3 cards of p's deck, or p looks at cards in q's hand")
+
+    def s_ScoreWinStmt(self, s, sc):
+        if self.d.score is None:
+            self._report("E0431", "'the highest score wins' needs the players' score, and this game declares none",
+                         s.span, "declare it at the top level, e.g. score for p as p's points")
 
     def s_DrawGameStmt(self, s, sc):
         pass
@@ -562,6 +581,8 @@ def bodies(d: Declarations, sink: DiagnosticSink) -> None:
         for key in d.trigger_order.keys:
             if key.expr is not None:
                 bc.expr(key.expr, Scope(it_type=CARD, in_ability=True), NUMBER)
+    if d.score is not None:     # `score for p as ...`: a number for the player p (and `you`)
+        bc.expr(d.score.expr, Scope({d.score.player: PLAYER}, you=True), NUMBER)
     if d.value is not None:     # `value for p as ...`: a number for the player p (and `you`)
         bc.expr(d.value.expr, Scope({d.value.player: PLAYER}, you=True), NUMBER)
     scenarios(d, bc)

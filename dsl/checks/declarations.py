@@ -92,6 +92,11 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
                     sink.error("E0102", "the players' value is declared twice", decl.span,
                                f"keep one 'value for ... as ...'; the first is at line {d.value.span.line}")
                 d.value = decl
+            case A.ScoreDecl():
+                if d.score is not None:
+                    sink.error("E0102", "the players' score is declared twice", decl.span,
+                               f"keep one 'score for ... as ...'; the first is at line {d.score.span.line}")
+                d.score = decl
             case A.WindowDecl():
                 d.windows.append(decl)
             case A.StackDecl():

@@ -474,7 +474,7 @@ WALKERS = {name: walk_simple for name in (
     "DocItem", "MoveStmt", "ShuffleStmt", "FlipStmt", "SetStmt", "AddStmt", "SubtractStmt",
     "LetStmt", "ChooseStmt", "AnnounceStmt", "EliminateStmt", "WinStmt", "DrawGameStmt",
     "RollStmt", "CounterStmt", "NegateStmt", "SkipStmt", "ExpectStmt", "GiveStmt", "SayStmt",
-    "PlayStmt", "TakeActionsStmt", "ChooseManyStmt")}
+    "PlayStmt", "TakeActionsStmt", "ChooseManyStmt", "ScoreWinStmt", "LookStmt")}
 WALKERS.update({
     "StopStmt": walk_StopStmt, "CallStmt": walk_CallStmt, "IfStmt": walk_IfStmt,
     "ForStmt": walk_ForStmt, "RepeatStmt": walk_RepeatStmt, "WhileStmt": walk_WhileStmt,

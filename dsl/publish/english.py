@@ -165,7 +165,29 @@ def describe_EliminateStmt(s: A.EliminateStmt, ctx: Ctx) -> list[Line]:
 @describer
 def describe_WinStmt(s: A.WinStmt, ctx: Ctx) -> list[Line]:
     who = np(s.player, ctx)
+    if is_list(ctx.type_of(s.player)):      # a shared victory
+        return _line(f"{cap(who)} win the game together; they share the victory.")
     return _line(f"{cap(who)} {'win' if who == 'you' else 'wins'} the game.")
+
+
+@describer
+def describe_LookStmt(s: A.LookStmt, ctx: Ctx) -> list[Line]:
+    who = np(s.player, ctx)
+    verb = "look" if who == "you" else "looks"
+    return _line(f"{cap(who)} {verb} at {np(s.cards, ctx)} without showing them to anyone else.")
+
+
+@describer
+def describe_ScoreWinStmt(s: A.ScoreWinStmt, ctx: Ctx) -> list[Line]:
+    return _line("The game ends: the player with the highest score wins; players tied for it share the victory.")
+
+
+def describe_score(v: A.ScoreDecl, ctx: Ctx) -> str:
+    """`score for p as p's points` → the rulebook's sentence about the players' score."""
+    c = ctx.child()
+    c.bind(v.player, PLAYER, Ref("the player", "the player's"))
+    c.you = Ref("the player", "the player's")
+    return f"A player's score is {plain(np(v.expr, c))}. Every player's score is told when the game ends."
 
 
 @describer

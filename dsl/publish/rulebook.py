@@ -203,7 +203,7 @@ class BookBuilder:
         plan.append(("The turn structure", self.ch_structure))
         for r in d.rounds:
             plan.append((f"Round \u201c{E.clean(r.name)}\u201d", (lambda sec, r=r: self.ch_round(sec, r))))
-        if d.end_checks or d.value:
+        if d.end_checks or d.value or d.score:
             plan.append(("The end of the game", self.ch_end))
         if self.with_examples:
             plan.append(("Examples of play", self.ch_examples))
@@ -632,6 +632,8 @@ class BookBuilder:
             c = self.ctx.child()
             s = self.sub(sec, "As soon as " + E.plain(E.cond(ec.cond, c)))
             s.blocks.extend(doc_and_rules(ec.body, c))
+        if self.d.score is not None:        # `score for p as ...`: told at the end, `the highest score wins`
+            self.sub(sec, "Scores").blocks.append(prose([E.describe_score(self.d.score, self.ctx)]))
         if self.d.value is not None:        # `value for p as ...`: what the agents play for
             self.sub(sec, "Playing well").blocks.append(prose([E.describe_value(self.d.value, self.ctx)]))
 
