@@ -499,3 +499,41 @@ def test_the_rulebook_says_nobody_else_sees(look):
     menu = turn.body[0]
     said = E.describe(menu.choices[0].body[0], ctx)[0].text
     assert said.endswith("without showing them to anyone else.") and "top 2 cards" in said
+
+
+# ------------------------------------------------------------------ the random bot, as documented
+
+PICKS = '''game "Picks":
+    players: 2 to 2
+
+zone box: shared, unordered, public
+zone kept: per player, unordered, public
+
+card type Token:
+    n: number = 0
+
+cards Token in box:
+    | name | n | copies |
+    | "T"  | 1 | 3      |
+
+setup:
+    seat 1 chooses any number of cards in box as taken
+    move taken to seat 1's kept
+'''
+
+
+def test_the_random_bot_makes_every_count_of_any_number_of_equally_likely():
+    """docs/language.md, "What the random bot does": a pick at a time, uniform over the elements
+    left and done, so for 3 elements none, one, two and three are picked a quarter of the time
+    each (a coin per element would give 1/8, 3/8, 3/8, 1/8)."""
+    from cardsmith.interpreter.agents import RandomAgent
+    game = load_text(PICKS, "picks.cards")
+    counts = [0, 0, 0, 0]
+    for seed in range(800):
+        eng = Engine(game, 2, seed=seed, log=False)
+        bot = RandomAgent(seed)
+        while not eng.finished:
+            eng.decide(bot.choose(eng.view(eng.pending.player), eng.pending))
+        counts[len(eng.state.zones["kept:0"])] += 1
+    # 200 expected each; a binomial's standard deviation here is about 12
+    assert all(150 <= c <= 250 for c in counts), counts
