@@ -232,8 +232,10 @@ def test_no_near_empty_pages(which, space_war_pdf, battlefield_pdf, tmp_path):
     pdf, game_file = (space_war_pdf, SPACE_WAR) if which == "space_war" else (battlefield_pdf, BATTLEFIELD)
     fills = page_fill(pdf, tmp_path)
     pages = pdf_text(pdf)
-    book = R.build_book(load_game(str(game_file)), examples=False)
+    book = R.build_book(load_game(str(game_file)))         # numbered as printed: with its examples
     opening = {f"{c.number} {c.title}" for c in book.chapters if c.new_page or c.alone} | {"Contents"}
+    assert any(f in opening for f in [next((ln.strip() for ln in p.splitlines() if ln.strip()), "")
+                                      for p in pdf_text(pdf)])
     firsts = [next((ln.strip() for ln in p.splitlines() if ln.strip()), "") for p in pages]
     for i in range(1, len(fills) - 1):
         if firsts[i + 1] in opening:

@@ -465,3 +465,26 @@ def test_every_whole_game_of_the_language_reference_has_a_book(text, tmp_path):
     if game.decls.windows:
         assert "Response window" in md and "It opens after" in md
         assert "response window" in D.dot_source(game.decls, "phases")
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's 'dot' is not installed")
+@pytest.mark.parametrize("game_file", bundled_games(), ids=lambda p: p.stem)
+def test_every_diagram_in_the_book_prints_legibly(game_file, tmp_path):
+    """Each diagram the book shows shrinks to the page by at most SMALLEST_SCALE (its 10 pt
+    labels stay 6 pt or larger); a phase diagram that would not is split, and its parts do."""
+    game = load_game(str(game_file))
+    diagrams, _ = R.make_diagrams(game, tmp_path)
+    book = R.build_book(game, diagrams, examples=False)
+    shown = []
+
+    def walk(sections):
+        for s in sections:
+            shown.extend(b for b in s.blocks if b.kind == "diagram")
+            walk(s.sections)
+    walk(book.chapters)
+    assert len(shown) >= 2
+    for block in shown:
+        svg = (tmp_path / block.file).read_text(encoding="utf-8")
+        assert R.print_scale(svg) >= R.SMALLEST_SCALE, f"{block.file} prints at {R.print_scale(svg):.2f}"
+    whole = (tmp_path / f"{game_file.stem}-phases.svg").read_text(encoding="utf-8")
+    assert (R.print_scale(whole) < R.SMALLEST_SCALE) == ("phases-overview" in diagrams)

@@ -934,9 +934,10 @@ def _draw(game: Game, kind: str, source: str, boxes: int) -> dict:
     return entry
 
 
-# The printed page's room for a figure, in points (A4 less the margins, less a heading and a
-# caption), and the smallest scale at which a diagram's 10 pt labels stay readable (6 pt).
-PAGE_ROOM = (504, 567)
+# The printed page's room for a figure, in points (A4 less the margins, less a caption: the
+# stylesheet's 240 mm at most), and the smallest scale at which a diagram's 10 pt labels stay
+# readable (6 pt).
+PAGE_ROOM = (504, 680)
 SMALLEST_SCALE = 0.6
 
 
