@@ -236,7 +236,12 @@ def plan(paths: list[str], seeds: int, unending_seeds: int = UNENDING_SEEDS, cap
 
 
 def runtime_name() -> str:
+    """Where the runtime under test lives. Importing it here, before any worker is forked, also
+    makes every worker run the very code the parent imported, even if the tree changes meanwhile."""
+    import cardsmith.interpreter.cli  # noqa: F401  (the writer of the log)
     import cardsmith.interpreter.engine as engine
+    import cardsmith.interpreter.play  # noqa: F401
+    import cardsmith.interpreter.scenario  # noqa: F401
     return str(Path(engine.__file__).resolve().parent)
 
 
@@ -244,11 +249,12 @@ def record(paths: list[str], seeds: int, workers: int = 1, progress: bool = Fals
            unending_seeds: int = UNENDING_SEEDS, caps: dict[str, int] | None = None,
            per_file: dict[str, int] | None = None) -> dict:
     """Play and hash every job of `plan` (see there for the seeds of each file)."""
+    runtime = runtime_name()
     jobs, files = plan(paths, seeds, unending_seeds, caps, per_file)
     entries: dict[str, dict] = {}
     for out in _map(jobs, workers, progress):
         entries.update(out)
-    return {"format": FORMAT, "runtime": runtime_name(), "games_root": str(_ROOT[0]), "seeds": seeds,
+    return {"format": FORMAT, "runtime": runtime, "games_root": str(_ROOT[0]), "seeds": seeds,
             "files": files, "entries": entries}
 
 
