@@ -93,9 +93,11 @@ def flat(program, code_id: int) -> int | None:
     return total
 
 
-def block(program, code, pc: int):
+def block(program, code, pc: int, plain: bool = False):
     """The function running `code` from `pc` to the end of its basic block; its size in
-    instructions is `code.sizes[pc]` once built."""
+    instructions is `code.sizes[pc]` once built. `plain`: every instruction as its closure —
+    what a block becomes if its source could not be compiled (Python's own limits on nesting
+    and size are not the file's to know)."""
     pool = program.pool
     mask = program.check_mask if program.end_checks else 0
     targets = code.__dict__.get("_targets")
@@ -111,7 +113,7 @@ def block(program, code, pc: int):
     while p < n:
         k += 1
         out.append(f"{pad}_p = {p}")
-        snip = code.srcs[p]
+        snip = None if plain else code.srcs[p]
         if snip is None:
             op = pool.ref(code.ops[p], "op")
             out += [f"{pad}fr.pc = {p + 1}",
@@ -154,13 +156,18 @@ def block(program, code, pc: int):
         p += 1
         if ends or p in targets:
             break
-    if not (code.srcs[p - 1] is not None and code.srcs[p - 1].ends):
+    if plain or not (code.srcs[p - 1] is not None and code.srcs[p - 1].ends):
         out += [f"{pad}fr.pc = {p}", f"{pad}return {k} + _s"]
     out += ["    except BaseException:",
             f"        if m.at is None: m.at = ({code.id}, _p)",     # the innermost block's, for a flat call's
             "        raise"]
     source = "\n".join(out) + "\n"
-    fn = pool.compile(source, name, code.name)
+    try:
+        fn = pool.compile(source, name, code.name)
+    except (SyntaxError, RecursionError, MemoryError):
+        if plain:
+            raise
+        return block(program, code, pc, plain=True)
     fn.source = source          # for `cardsmith explain --python`
     code.sizes[pc] = k + extra
     return fn

@@ -28,6 +28,9 @@ from .errors import RuleError, charge
 
 _BIG = MAX_RUNTIME_NUMBER
 _MISSING = object()
+# Expressions nested deeper than this are not written out: each level may open a few brackets,
+# and Python's parser refuses more than 200 open at once (a file may nest `not (...)` 300 deep)
+MAX_DEPTH = 40
 
 
 # ---------------------------------------------------------------------- helpers the code calls
@@ -189,12 +192,13 @@ class Pool:
 
 class Gen:
     """Where an expression is generated: the comprehension variables in force."""
-    __slots__ = ("it", "names", "tmp")
+    __slots__ = ("it", "names", "tmp", "depth")
 
     def __init__(self, tmp=None):
         self.it = None              # Python variable holding `it`, or None: env['$it']
         self.names = {}             # designer's name → Python variable (a map's element)
         self.tmp = tmp if tmp is not None else [0]
+        self.depth = 0              # how deep in the expression the source being written is
 
     def var(self, stem: str = "t") -> str:
         self.tmp[0] += 1
@@ -202,7 +206,7 @@ class Gen:
 
     def inner(self) -> "Gen":
         g = Gen(self.tmp)
-        g.it, g.names = self.it, dict(self.names)
+        g.it, g.names, g.depth = self.it, dict(self.names), self.depth
         return g
 
     def bound_pairs(self) -> list:
@@ -223,10 +227,15 @@ class ExprGen:
     # ------------------------------------------------------------------ entry points
     def src(self, e, sc: Scope, g: Gen) -> str:
         method = getattr(self, "g_" + type(e).__name__, None)
-        if method is not None:
-            out = method(e, sc, g)
+        if method is not None and g.depth < MAX_DEPTH:
+            g.depth += 1
+            try:
+                out = method(e, sc, g)
+            finally:
+                g.depth -= 1
             if out is not None:
                 return out
+        # deeper than Python's parser nests brackets (200), the closure evaluates the rest
         return self.fallback(e, sc, g)
 
     def fallback(self, e, sc, g: Gen) -> str:

@@ -131,3 +131,37 @@ def test_errors_in_a_flat_procedure_are_located_in_it():
     assert fused == _play(game, 2, 0, False)
     assert fused[0] == "aborted" and "divide.cards:15:" in fused[1] and "nested too deeply" in fused[1], fused
 
+
+
+def test_deep_expressions_are_written_out_to_a_depth_then_left_to_the_closures():
+    """Python's parser nests at most 200 brackets: deeper than gen_expr.MAX_DEPTH, the closure
+    evaluates the rest (a flat procedure here, so its block is called from its caller's)."""
+    expr, nots = "1", "yes"
+    for _ in range(90):
+        expr = f"({expr} + 1)"
+    for _ in range(91):
+        nots = f"not ({nots})"
+    text = (DEEP.replace("EXPR", expr).replace("NOTS", nots))
+    game, diags, _ = check_source(Source("deep.cards", text))
+    assert game is not None, [d.message for d in diags]
+    fused = _play(game, 2, 0, True)
+    assert fused == _play(game, 2, 0, False)
+    assert "points becomes 91" in fused[0] and "points becomes 0" not in fused[0]
+
+
+DEEP = '''game "Deep":
+    players: 2 to 2
+
+player has:
+    points: number = 0
+
+procedure inner(p):
+    "A flat procedure with deep expressions."
+    set p's points to EXPR
+    if NOTS:
+        set p's points to 0
+
+setup:
+    for each p in players:
+        inner(p)
+'''
