@@ -152,6 +152,9 @@ def x_RandomNumber(self, e, sc):
         if b < a:
             raise RuleError(f"'random number from {a} to {b}': the second number is smaller than the first", span,
                             "write the smaller number first, e.g. random number from 1 to 6")
+        if b - a >= 1 << 62:        # numbers are within MAX_RUNTIME_NUMBER; the generator draws below 2**64
+            from .compile_expr import too_large
+            raise too_large(b - a, span)
         m.st.rng, k = R.below(m.st.rng, b - a + 1)
         if m.log.on:
             _log_pick(m, span, "a number", f"{a} to {b}", a + k, "number")
