@@ -117,9 +117,18 @@ def _lines(toks: list[Tok], recover: bool = False) -> list[_Line]:
     lead: str | None = None
     depth = 0
     starts_more = False
+    carried: str | None = None      # the indentation a lone backslash line hands to the next line
     for tok in toks:
         if tok.kind in ("nl", "cont"):
             cont = tok.kind == "cont"
+            if cont and not current and not starts_more and not depth:
+                # A backslash alone on a line continues nothing (the line before has ended);
+                # the indentation the indenter sees for the next line is this line's.
+                lines.append(_make_line([], "", False, False))
+                carried, current, lead = lead or "", [], None
+                continue
+            if not current:
+                carried = None
             lines.append(_make_line(current, lead or "", starts_more, cont))
             starts_more = depth > 0 or cont
             current, lead = [], None
@@ -128,6 +137,8 @@ def _lines(toks: list[Tok], recover: bool = False) -> list[_Line]:
             if not current and lead is None:
                 lead = tok.text
             continue
+        if not current and carried is not None:
+            lead, carried = carried, None
         if lead is None:
             lead = ""
         if recover and not current and not lead and starts_more and tok.kind == "name" and depth:
@@ -325,6 +336,8 @@ def _layout(text: str) -> str:
             if out and out[-1] != "":
                 out.append("")
             continue
+        if ln.kind == "more" and not ln.tokens:
+            continue            # a lone backslash inside a continued line: the line goes on without it
         indent = INDENT * ln.level
         if ln.kind == "code" and ln.level == 0:
             word = ln.tokens[0].text

@@ -308,3 +308,31 @@ def test_cli_reports_a_broken_file_like_check_does(tmp_path):
     assert "bad.cards:1:9: error[E0001]" in run.stdout and "^" in run.stdout
     assert "Traceback" not in run.stdout + run.stderr
     assert bad.read_text(encoding="utf-8") == 'game "G"\n    players: 1 to 2\n'
+
+
+def _mangled(seed: int) -> str:
+    """A game cut, repeated and salted at random (some of these still parse, oddly laid out)."""
+    rnd = random.Random(seed)
+    text = TEXTS[rnd.choice(sorted(TEXTS))]
+    for _ in range(rnd.randint(1, 4)):
+        a, b = sorted(rnd.randrange(len(text) + 1) for _ in range(2))
+        move = rnd.random()
+        if move < 0.4:
+            text = text[:a] + text[b:]
+        elif move < 0.7:
+            text = text[:a] + text[a:b] * 2 + text[b:]
+        else:
+            text = text[:a] + rnd.choice(["\n", "\n\n", "  ", "\t", "# x\n", "\\\n", "(", ")"]) + text[a:]
+    return text
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_any_text_is_formatted_or_refused_with_its_syntax_errors(seed):
+    text = _mangled(seed)
+    try:
+        once = format_text(text)
+    except CardsmithError as err:
+        assert err.diagnostics and "E0912" not in {d.code for d in err.diagnostics}
+        return
+    assert format_text(once) == once and comments(once) == comments(text)

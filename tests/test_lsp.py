@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lsprotocol import types as T
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
@@ -419,3 +421,42 @@ def test_types_by_place_are_only_those_of_the_text_that_checked(tmp_path):
     assert features.GameFacts(game, {str(path): GAME}).type_at(str(path), line, column) == "a number"
     edited = "\n" + GAME          # every place has moved one line down
     assert features.GameFacts(game, {str(path): edited}).type_at(str(path), line, column) is None
+
+
+# ---------------------------------------------------------------- any text at all
+
+_SOURCES = [p.read_text(encoding="utf-8") for p in sorted(ROOT.glob("tests/games/*.cards"))[:6]]
+
+
+def _mangled(seed: int) -> str:
+    """A game cut, repeated and salted at random: what an editor holds mid-edit."""
+    import random
+
+    rnd = random.Random(seed)
+    text = rnd.choice(_SOURCES)
+    for _ in range(rnd.randint(1, 6)):
+        a, b = sorted(rnd.randrange(len(text) + 1) for _ in range(2))
+        move = rnd.random()
+        if move < 0.4:
+            text = text[:a] + text[b:]                       # a cut
+        elif move < 0.7:
+            text = text[:a] + text[a:b] * 2 + text[b:]       # a paste
+        else:
+            text = text[:a] + rnd.choice(['"', '"""', "(", "[", ")", "\t", "é🂡", "\\\n", ":", "'s", "#"]) + text[a:]
+    return text
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_every_feature_answers_on_any_text(seed):
+    text = _mangled(seed)
+    index = build("g.cards", text)
+    project = Project(index, {"g.cards": index})
+    features.document_symbols(project, "g.cards")
+    lines = text.split("\n")
+    for number in range(1, len(lines) + 1, max(1, len(lines) // 15)):
+        for column in (1, len(lines[number - 1]) // 2 + 1, len(lines[number - 1]) + 1):
+            features.hover(project, features.GameFacts(None), "g.cards", number, column)
+            features.definitions(project, "g.cards", number, column)
+            features.references(project, "g.cards", number, column)
+            features.completions(project, "g.cards", number, column)
