@@ -644,6 +644,7 @@ class Typer:
             return lt
         if not is_list(rt) and rt != ANY:
             self.report("E0408", f"'+' joins a list only to a list, but this is {show(rt)}", e.right.span,
+                        "join the cards in it: ... + cards in ..." if rt == ZONE else
                         f"put the one item in brackets to add it at the end: ... + [{_written_short(e.right)}]")
             return lt
         if is_list(rt) and not compatible(lt[1], rt[1]):

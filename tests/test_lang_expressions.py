@@ -106,6 +106,8 @@ ERRORS = [
     ('define d() as if x > 1 then 1 else "one"', "E0408", '"one"', "differ: a number and a text", "else"),
     ("define d() as item 1 of 5", "E0404", "5", "'item ... of' needs a collection", "collection"),
     ("define d() as [1, 2] + 3", "E0408", "3", "joins a list only to a list", "[3]"),
+    ("define d() as cards in deck + deck", "E0408", "deck", "joins a list only to a list, but this is a zone",
+     "+ cards in"),
     ('define d() as [1, 2] + ["a"]', "E0406", '[1, 2] + ["a"]', "cannot join", "one kind of thing"),
     ("define d() as 3 + [1]", "E0408", "[1]", "expected a number", "give a number"),
     ("define d() as random card from players", "E0408", "random card from players", "picks a card", "random player"),
@@ -126,7 +128,7 @@ def test_a_mistake_is_located_and_hinted(line, code, at, message, hint):
     d, text = found[0]
     assert d.code == code, [x.message for x, _ in found]
     row = _line_of(text, line)
-    assert (d.span.line, d.span.column) == (row, line.index(at) + 1), d.span
+    assert (d.span.line, d.span.column) == (row, line.rindex(at) + 1), d.span
     assert message in d.message
     assert d.hint and hint in d.hint, d.hint
     shown = render_diagnostic(d, {"probe.cards": text})
