@@ -605,7 +605,7 @@ class Machine(Triggers, Decisions):
                     parts.append(f"{self.log.player_name(owner)}'s ")
                 elif kind == "card":
                     parts += [self.log.card(self, owner), "'s "]
-                parts.append(name)
+                parts.append(name.replace("_", " "))     # as the rulebook's examples of play say it
             parts.append(" reset")
             self.log.emit(self, "reset", span, {"period": period, "count": len(changed)}, parts)
 

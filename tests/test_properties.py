@@ -184,8 +184,11 @@ def _strings(value):
 
 
 def may_see(eng: Engine, p: int, c: int) -> bool:
-    """Whether player p is entitled to see card c's face where it lies now."""
+    """Whether player p is entitled to see card c's face where it lies now (or looked at it,
+    `p looks at ...`, since it came there: the machine keeps who in the card's `$seen_by`)."""
     st_ = eng.state
+    if p in st_.cards[c].get("$seen_by", ()):
+        return True
     key = st_.card_zone[c]
     name, _, seat = key.partition(":")
     vis = eng.game.decls.zones[name].visibility
