@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from .engine import Engine
 
 CARD_KIND = "card"          # a decision's `kind` when its options are cards (interpreter/decisions.py)
+# the register of a `secretly chooses` that holds the picks made so far (`$picks<n>`, state.REGISTERS)
+PICKS_REGISTER = "$picks<n>"
+PICKS = PICKS_REGISTER.removesuffix("<n>")
 
 
 def hidden_places(state: dict, decls, player: int) -> list[tuple[str, int, int]]:
@@ -111,7 +114,7 @@ def _follow_places(state: dict, moved: dict[int, int]) -> tuple[list, dict | Non
             code_id, pc, env = frames[-1]
             env = dict(env)
             for name, value in env.items():
-                if name.startswith("$picks") and isinstance(value, list):
+                if name.startswith(PICKS) and isinstance(value, list):
                     env[name] = [moved.get(c, c) if isinstance(c, int) else c for c in value]
             frames[-1] = [code_id, pc, env]
     return frames, pending

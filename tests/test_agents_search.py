@@ -115,6 +115,12 @@ def test_the_random_generator_is_not_the_true_one(duel):
     assert data["state"]["rng"] != eng.save()["state"]["rng"]
 
 
+def test_the_register_of_secret_picks_is_the_documented_one():
+    from cardsmith.interpreter.determinize import PICKS_REGISTER
+    from cardsmith.interpreter.state import REGISTERS
+    assert PICKS_REGISTER in REGISTERS
+
+
 def test_a_secret_pick_of_another_player_follows_its_place(tmp_path):
     """While the second player picks secretly, the first player's pick (a card of their hidden
     hand) is dealt again with the hand: the pick names whatever card now lies there."""
