@@ -3,7 +3,9 @@
 For each game and each pairing (ISMCTS vs random, ISMCTS vs greedy) it plays N games, ISMCTS
 sitting in seat 1 for the even games and seat 2 for the odd ones (so a seat's edge cancels
 out); game k is played with cardsmith seed `seed + k` and the agents of `agents.seat_agents`.
-It prints, per pairing, ISMCTS's wins, draws and losses, its win rate with a 95% Wilson
+With ``--baseline`` it also plays random in ISMCTS's seat (same seats and seeds): the win
+rate each ISMCTS row compares with, a seat's edge and the game's draws in it. It prints, per
+pairing, ISMCTS's wins, draws and losses, its win rate with a 95% Wilson
 interval, and the mean time of an ISMCTS decision (decisions with one option are made by
 the engine, not the agent, and are not counted).
 
@@ -56,7 +58,10 @@ class _Timed:
 
     def choose_in(self, eng):
         start = time.perf_counter()
-        index = self.agent.choose_in(eng)
+        if getattr(self.agent, "searches", False):
+            index = self.agent.choose_in(eng)
+        else:                       # the baseline: a random agent in ISMCTS's seat
+            index = self.agent.choose({}, eng.pending)
         self.seconds += time.perf_counter() - start
         self.decisions += 1
         return index
@@ -69,7 +74,7 @@ def play(job: tuple) -> dict:
     from cardsmith.interpreter.errors import GameAborted
     from cardsmith.interpreter.play import run_game
 
-    key, path, ismcts, opponent, k, seed = job
+    key, path, ismcts, opponent, k, seed = job       # ismcts: the agent in the measured seat
     game = _game(path)
     seat = k % 2                                    # ISMCTS's seat
     specs = [opponent, opponent]
@@ -105,8 +110,8 @@ def table(records: list[dict], games: list[str], ismcts: str) -> list[str]:
     lines = [f"| game | pairing | games | ISMCTS wins | draws | losses | ISMCTS win rate (95% CI) | ms per ISMCTS decision |",
              "|---|---|---:|---:|---:|---:|---|---:|"]
     for key in games:
-        for opponent in OPPONENTS:
-            mine = [r for r in records if r["game"] == key and r["opponent"] == opponent and r["ismcts"] == ismcts]
+        for first, opponent in [("random", "random")] + [(ismcts, o) for o in OPPONENTS]:
+            mine = [r for r in records if r["game"] == key and r["opponent"] == opponent and r["ismcts"] == first]
             if not mine:
                 continue
             n = len(mine)
@@ -118,8 +123,10 @@ def table(records: list[dict], games: list[str], ismcts: str) -> list[str]:
             decisions = sum(r["search_decisions"] for r in mine)
             ms = 1000 * sum(r["search_seconds"] for r in mine) / decisions if decisions else 0.0
             extra = f" ({aborted} aborted)" if aborted else ""
-            lines.append(f"| {GAMES[key][0]} | {ismcts} vs {opponent} | {n}{extra} | {wins} | {draws} | {losses} | "
-                         f"{100 * wins / n:.1f}% ({100 * low:.1f}% to {100 * high:.1f}%) | {ms:.0f} |")
+            pairing = "random vs random (baseline)" if first == "random" else f"{first} vs {opponent}"
+            ms = "—" if first == "random" else f"{ms:.0f}"
+            lines.append(f"| {GAMES[key][0]} | {pairing} | {n}{extra} | {wins} | {draws} | {losses} | "
+                         f"{100 * wins / n:.1f}% ({100 * low:.1f}% to {100 * high:.1f}%) | {ms} |")
     return lines
 
 
@@ -166,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--only", action="append", choices=sorted(GAMES), help="only this game (repeatable)")
     parser.add_argument("--costs", action="store_true", help="measure milliseconds per decision instead")
+    parser.add_argument("--baseline", action="store_true",
+                        help="also play random in ISMCTS's seat against random: the win rate to compare with")
     parser.add_argument("--records", default=str(HERE / "bench_agents.jsonl"),
                         help="the JSON-lines file of finished games (read to resume, appended to)")
     args = parser.parse_args(argv)
@@ -179,9 +188,10 @@ def main(argv: list[str] | None = None) -> int:
     path = Path(args.records)
     records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
     done = {(r["game"], r["ismcts"], r["opponent"], r["seed"]) for r in records}
-    jobs = [(key, str(GAMES[key][1]), args.ismcts, opponent, k, args.seed + k)
-            for key in games for opponent in OPPONENTS for k in range(args.games)
-            if (key, args.ismcts, opponent, args.seed + k) not in done]
+    pairings = ([("random", "random")] if args.baseline else []) + [(args.ismcts, o) for o in OPPONENTS]
+    jobs = [(key, str(GAMES[key][1]), first, opponent, k, args.seed + k)
+            for key in games for first, opponent in pairings for k in range(args.games)
+            if (key, first, opponent, args.seed + k) not in done]
     print(f"cardsmith agents benchmark: {len(jobs)} games to play ({len(records)} already recorded), "
           f"{args.jobs} job(s), Python {platform.python_version()} on {platform.machine()}", file=sys.stderr)
     started = time.perf_counter()
