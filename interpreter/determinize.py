@@ -29,7 +29,7 @@ import random
 from typing import TYPE_CHECKING
 
 from . import rng as R
-from .visibility import sees
+from .visibility import known_to, sees
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -38,18 +38,20 @@ CARD_KIND = "card"          # a decision's `kind` when its options are cards (in
 # the register of a `secretly chooses` that holds the picks made so far (`$picks<n>`, state.REGISTERS)
 PICKS_REGISTER = "$picks<n>"
 PICKS = PICKS_REGISTER.removesuffix("<n>")
+SEEN_BY = "$seen_by"        # a card's field: who looked at it there (visibility.known_to)
 
 
 def hidden_places(state: dict, decls, player: int) -> list[tuple[str, int, int]]:
     """[(zone key, position, card)] of every card `player` may not see, in zone order."""
-    zones, face_up = state["zones"], state["face_up"]
+    zones, face_up, fields = state["zones"], state["face_up"], state["cards"]
     places = []
     for key, cards in zones.items():
         name, _, seat = key.partition(":")
         owner = int(seat) if seat else None
         vis = decls.zones[name].visibility
         for i, c in enumerate(cards):
-            if not sees(vis, owner, face_up[c], player):
+            # the rule of Engine.view: the zone's visibility, or the player looked at the card
+            if not sees(vis, owner, face_up[c], player) and player not in known_to(fields[c]):
                 places.append((key, i, c))
     return places
 
@@ -82,8 +84,8 @@ def redeal(state: dict, decls, sides: list[int], player: int, rng: random.Random
             groups.setdefault(sides[place[2]], []).append(place)
     zones = {key: list(cards) for key, cards in state["zones"].items()}
     card_zone = list(state["card_zone"])
-    face_up, owner = list(state["face_up"]), list(state["owner"])
-    old_face, old_owner = state["face_up"], state["owner"]
+    face_up, owner, fields = list(state["face_up"]), list(state["owner"]), list(state["cards"])
+    old_face, old_owner, old_fields = state["face_up"], state["owner"], state["cards"]
     moved: dict[int, int] = {}      # the card that lay at a place -> the card that lies there now
     for side in sorted(groups):
         group = groups[side]
@@ -92,14 +94,23 @@ def redeal(state: dict, decls, sides: list[int], player: int, rng: random.Random
         for (key, i, was), now in zip(group, cards):
             zones[key][i] = now
             card_zone[now] = key
-            face_up[now] = old_face[was]            # the place keeps its face and its owner
+            face_up[now] = old_face[was]            # the place keeps its face and its owner,
             owner[now] = old_owner[was]
+            if SEEN_BY in old_fields[was] or SEEN_BY in old_fields[now]:   # and who looked at it
+                fields[now] = _with_seers(old_fields[now], old_fields[was].get(SEEN_BY))
             moved[was] = now
     out = dict(state)
-    out.update(zones=zones, card_zone=card_zone, face_up=face_up, owner=owner,
+    out.update(zones=zones, card_zone=card_zone, face_up=face_up, owner=owner, cards=fields,
                rng=R.seed_state(rng.getrandbits(63)))
     if moved:
         out["frames"], out["pending"] = _follow_places(state, moved)
+    return out
+
+
+def _with_seers(card: dict, seers) -> dict:
+    out = {k: v for k, v in card.items() if k != SEEN_BY}
+    if seers:
+        out[SEEN_BY] = seers
     return out
 
 

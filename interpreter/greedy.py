@@ -1,8 +1,8 @@
 """How well a player stands, and the greedy agent that plays to raise it.
 
 `Standing` reads the game's `value for p as ...` declaration (docs/language.md); a game
-without one falls back to a number attribute of the players called `score`, and a game
-with neither to winning alone. A finished game outranks any value: a win is worth more
+without one falls back to the game's score (`score for p as ...`), then to a number
+attribute of the players called `score`, and a game with none of them to winning alone. A finished game outranks any value: a win is worth more
 than every value, a loss less.
 
 `GreedyAgent` looks one decision ahead: for each option it answers the decision in a
@@ -38,15 +38,16 @@ class Standing:
         self.fn = None
         self.name = None
         self.source = "winning"
-        if d.value is not None:
+        declared = d.value if d.value is not None else getattr(d, "score", None)
+        if declared is not None:
             # the scope the checker typed it in (dsl/checks/bodies.py): p is a player, so is `you`
-            self.fn = program_for(game).exprs.compile(d.value.expr, Scope({d.value.player: PLAYER}, you=True))
-            self.name = d.value.player
-            self.source = "value"
+            self.fn = program_for(game).exprs.compile(declared.expr, Scope({declared.player: PLAYER}, you=True))
+            self.name = declared.player
+            self.source = "value" if declared is d.value else "score"
         else:
             fd = d.player_fields.get(SCORE_ATTRIBUTE)
             if fd is not None and fd.type.name == "number" and not fd.type.is_list:
-                self.source = "score"
+                self.source = "score attribute"
 
     def value(self, eng: "Engine", player: int) -> float | None:
         """The player's value now, or None when the game gives none (or its rule fails here)."""
@@ -56,7 +57,7 @@ class Standing:
             except (RuleError, GameAborted, ZeroDivisionError):
                 return None
             return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
-        if self.source == "score":
+        if self.source == "score attribute":
             v = eng.state.players[player].get(SCORE_ATTRIBUTE)
             return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
         return None

@@ -278,7 +278,7 @@ def test_without_a_value_the_standing_falls_back_to_score_then_to_winning(tmp_pa
     plain = tmp_path / "plain.cards"
     plain.write_text(GAME_HEAD)
     scored, bare = load_game(str(with_score)), load_game(str(plain))
-    assert Standing(scored).source == "score" and Standing(bare).source == "winning"
+    assert Standing(scored).source == "score attribute" and Standing(bare).source == "winning"
     eng = Engine(scored, 2, 1, log=False)         # finished at once: seat 1 wins
     assert Standing(scored).value(eng, 0) == 4.0
     assert Standing(bare).value(Engine(bare, 2, 1, log=False), 0) is None
@@ -302,3 +302,31 @@ def test_samples_of_a_bundled_game_keep_the_view_and_each_sides_cards():
             for key, i, was in hidden_to(eng, player):
                 now = sample.state.zones[key][i]
                 assert sides[now] == sides[was]
+
+
+def test_without_a_value_the_standing_is_the_games_declared_score(tmp_path):
+    path = tmp_path / "scored.cards"
+    path.write_text(GAME_HEAD + "player has:\n    points: number = 3\nscore for p as p's points * 2\n")
+    game = load_game(str(path))
+    standing = Standing(game)
+    assert standing.source == "score"
+    assert standing.value(Engine(game, 2, 1, log=False), 1) == 6.0
+
+
+def test_a_card_the_player_looked_at_stays_as_it_is_in_every_sample():
+    """`p looks at ...` shows p hidden cards (Engine.view): a sample keeps them, and the view."""
+    game = load_game(str(ROOT / "tests" / "games" / "private_look.cards"))
+    sampler = Determinizer(game)
+    rng = random.Random(2)
+    looked = 0
+    for seed in range(6):
+        eng = Engine(game, 2, seed, log=False)
+        eng.decide(0)                       # seat 1 looks at the top of its deck
+        player = 0
+        known = [c for c, fields in enumerate(eng.state.cards) if player in fields.get("$seen_by", ())]
+        looked += bool(known)
+        for _ in range(4):
+            sample = Engine.restore(game, sampler.sample(eng, player, rng), log=False)
+            assert sample.view(player) == eng.view(player)
+            assert all(sample.state.card_zone[c] == eng.state.card_zone[c] for c in known)
+    assert looked
