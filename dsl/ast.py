@@ -1030,7 +1030,7 @@ class NoteDecl:
 
 @dataclass(frozen=True, slots=True)
 class TermDecl:
-    """`term "Capture": "the winner of a Contest takes every card in it"`: a word of the game's
+    """`term "Harvest": "the winner of a round takes every card played in it"`: a word of the game's
     own, for the rulebook's glossary."""
     span: Span
     word: str

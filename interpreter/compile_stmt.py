@@ -37,7 +37,7 @@ class Code:
     It is built beside the op at compile time and never read while a game runs.
     """
     id: int
-    name: str                     # "procedure refill", "round Contest", "Dwarven Armor: when before_battle"
+    name: str                     # "procedure refill", "round Harvest", "Lantern: when dusk"
     ops: list = field(default_factory=list)
     spans: list = field(default_factory=list)
     descs: list = field(default_factory=list)

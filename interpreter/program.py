@@ -227,7 +227,7 @@ class Program:
 
     def _trigger_code(self, label: str, ab: A.Triggered, cond, sc: Scope) -> int:
         """A trigger's body, led by a re-check of its condition: a trigger whose condition no
-        longer holds when it comes to resolve does nothing (e.g. a Contest already called off)."""
+        longer holds when it comes to resolve does nothing (e.g. a round already called off)."""
         code = self.new_code(label)
         end = [0]           # for the listing only: the op jumps to len(code.ops), the end
         if cond is not None:

@@ -910,7 +910,7 @@ def _specialised(ab, values: dict, fixed: frozenset, ctx: Ctx):
 def card_effect(game, cd, ctx: Ctx | None = None) -> list[Line]:
     """One card's own effect in English, for the card reference and the card sheets: the card's
     own abilities, and those of its type that its printed values select (an ability of the type
-    written `where ... name = "Ion Storm"`, or `while play_another`, is this card's effect when
+    written `where ... name = "Storm Front"`, or `while play_another`, is this card's effect when
     the card is that one or has that flag), with those conditions left out. The abilities every
     card of the type has alike are the type's text, not the card's: they are not repeated.
     An empty list when the card has nothing of its own. `game` is a loaded Game (or its

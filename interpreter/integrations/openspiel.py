@@ -1,10 +1,10 @@
 """Any .cards game as an OpenSpiel Python game (needs the `openspiel` extra: open-spiel).
 
     from cardsmith.interpreter.integrations import openspiel as cs_openspiel
-    name = cs_openspiel.register("games/battlefield_space.cards")   # "cardsmith_battlefield_space"
+    name = cs_openspiel.register("games/my_game.cards")             # "cardsmith_my_game"
     game = pyspiel.load_game(name)                                  # or load_game(name, {"players": 2})
     # or, without registering a name per file:
-    game = pyspiel.load_game("cardsmith", {"file": "games/battlefield_space.cards"})
+    game = pyspiel.load_game("cardsmith", {"file": "games/my_game.cards"})
 
 The game (issue 17 names the module `cardsmith.integrations.openspiel`; cardsmith's import
 packages are `cardsmith.dsl` and `cardsmith.interpreter`, so it lives here):
@@ -262,7 +262,7 @@ _registered: dict[str, str] = {}    # file path -> short name
 
 
 def short_name_for(path: str) -> str:
-    """`games/battlefield_space.cards` → `cardsmith_battlefield_space`."""
+    """`games/my_game.cards` → `cardsmith_my_game`."""
     stem = re.sub(r"[^a-z0-9]+", "_", Path(path).stem.lower()).strip("_") or "game"
     return f"cardsmith_{stem}"
 

@@ -1,7 +1,7 @@
 """Any .cards game as a PettingZoo AEC environment (needs the `pettingzoo` extra).
 
     from cardsmith.interpreter.integrations.pettingzoo import env
-    e = env("games/battlefield_space.cards")            # players: the game's minimum
+    e = env("games/my_game.cards")                     # players: the game's minimum
     e.reset(seed=1)
     for agent in e.agent_iter():
         observation, reward, terminated, truncated, info = e.last()
