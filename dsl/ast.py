@@ -844,7 +844,7 @@ class ZoneDecl:
     visibility: str          # "hidden" | "owner" | "public"
     capacity: int | None
     doc: str | None
-    label: str | None = None            # the display name for the rulebook: `zone survivors "Survivors pile": ...`
+    label: str | None = None            # the display name for the rulebook: `zone pile "Draw pile": ...`
 
 
 @dataclass(frozen=True, slots=True)

@@ -351,6 +351,18 @@ def walk_TurnStmt(pd: PhaseDiagram, st: A.TurnStmt, g, loop: Loop, ctx: E.Ctx):
     return pd.enclosed(st.body, g, f"Turn of {who}", loop, ctx.child(), style="rounded,dashed")
 
 
+def _branch(pd, d, f, text: str, loop, exits: list) -> None:
+    """Wire one branch out of decision node `d`: into its fragment `f`, or (an empty branch)
+    straight to what follows, or out of the loop when the branch only stops it."""
+    if f.entry is not None:
+        pd.edge(d, f.entry, text)
+        exits.extend(f.exits)
+    elif f.stops:
+        loop.breaks.append((d, text))
+    else:
+        exits.append((d, text))
+
+
 def walk_IfStmt(pd: PhaseDiagram, st: A.IfStmt, g, loop: Loop, ctx: E.Ctx):
     if not pd.structural(st):
         return walk_simple(pd, st, g, loop, ctx)
@@ -360,14 +372,7 @@ def walk_IfStmt(pd: PhaseDiagram, st: A.IfStmt, g, loop: Loop, ctx: E.Ctx):
     if st.else_body is not None:
         branches.append(("otherwise", st.else_body))
     for text, body in branches:
-        f = pd.block(body, g, loop, ctx.child())
-        if f.entry is not None:
-            pd.edge(d, f.entry, text)
-            exits.extend(f.exits)
-        elif f.stops:
-            loop.breaks.append((d, text))
-        else:
-            exits.append((d, text))
+        _branch(pd, d, pd.block(body, g, loop, ctx.child()), text, loop, exits)
     if st.else_body is None:
         exits.append((d, "otherwise"))
     return Frag(d, exits)
@@ -436,14 +441,7 @@ def walk_ChooseOneStmt(pd: PhaseDiagram, st: A.ChooseOneStmt, g, loop: Loop, ctx
     for o in st.choices:
         inner = ctx.child()
         text = E.option_head(o, ctx, inner)
-        f = pd.block(o.body, g, loop, inner)
-        if f.entry is not None:
-            pd.edge(d, f.entry, text)
-            exits.extend(f.exits)
-        elif f.stops:
-            loop.breaks.append((d, text))
-        else:
-            exits.append((d, text))
+        _branch(pd, d, pd.block(o.body, g, loop, inner), text, loop, exits)
     return Frag(d, exits)
 
 
