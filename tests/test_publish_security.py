@@ -498,8 +498,16 @@ def test_rules_deeper_than_the_writers_follow_are_a_located_error(tmp_path, caps
     monkeypatch.setattr(apart, "PUBLISH_FRAMES", 1000)
     path = tmp_path / "deep.cards"
     path.write_text(NOT_300, encoding="utf-8")
-    status, _, err = rulebook([str(path), "-o", str(tmp_path / "book"), "--format", "md"], capsys)
-    assert status == 1
+    # The writers get max(the process's limit, PUBLISH_FRAMES). A limit left raised elsewhere in
+    # the run (Hypothesis leaves its own raised limit in place when another thread changed the
+    # limit during a test) would give them more room than this test means: pin it for the test.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    try:
+        status, _, err = rulebook([str(path), "-o", str(tmp_path / "book"), "--format", "md"], capsys)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert status == 1, f"the book was written with 1,000 frames (the process's limit was {limit:,})"
     assert "error[E1009]" in err and f"{path}:14:12:" in err and "PUBLISH_FRAMES" in err
     assert re.search(r"^ 14 \|         if not not .*\n +\| +\^", err, re.M), err
     assert "Traceback" not in err and "internal error" not in err
