@@ -75,7 +75,8 @@ class _Stopped(KeyboardInterrupt):
 
 def simulate(path: str, games: int, players: int, jobs: int, seed: int,
              progress: bool = True, *, max_steps: int | None = None,
-             force_jobs: bool = False, agents: list[str] | None = None) -> dict:
+             force_jobs: bool = False, agents: list[str] | None = None,
+             scheduler: str | None = None) -> dict:
     """Play ``games`` games of the file at ``path`` and return their statistics.
 
     ``jobs`` worker processes (``jobs <= 0``: one per usable core; ``jobs == 1``: in this
@@ -87,7 +88,9 @@ def simulate(path: str, games: int, players: int, jobs: int, seed: int,
     examples), so one bad game does not lose a run. ``max_steps`` is each game's step
     bound (default: the engine's). ``progress`` shows a rich progress bar on stderr.
     ``agents`` names one agent per seat (``agents.parse_agents``: ``["ismcts", "random"]``);
-    default: random agents at every seat.
+    default: random agents at every seat. ``scheduler``: the address of a Dask scheduler
+    (``tcp://host:8786``) whose workers play the games instead (interpreter/cluster.py; the
+    same records, ``jobs`` is then the cluster's worker threads).
 
     SIGINT or SIGTERM during the run stop it at once: ``SimulationInterrupted`` is raised
     with the summary of the games finished so far.
@@ -109,7 +112,10 @@ def simulate(path: str, games: int, players: int, jobs: int, seed: int,
     with _sigterm_stops_the_run():
         try:
             with _Progress(progress, len(seeds), game.title) as bar:
-                if jobs == 1:
+                if scheduler is not None:
+                    from .cluster import run_on_cluster
+                    lost, jobs = run_on_cluster(scheduler, game, players, seeds, max_steps, records, bar, agents)
+                elif jobs == 1:
                     _run_here(game, players, seeds, max_steps, records, bar, agents)
                 else:
                     lost = _Workers(path, game, players, max_steps, jobs, records, bar, agents).run(seeds)
