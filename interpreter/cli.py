@@ -124,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     sim.add_argument("--force-jobs", action="store_true",
                      help="start as many workers as --jobs says, even more than the cores allow")
+    sim.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                     help="play the games on the Dask cluster of this scheduler instead of local "
+                          "workers (the same results as --jobs; docs/simulate.md)")
     _max_steps_option(sim)
     sim.set_defaults(run=cmd_simulate)
 
@@ -482,12 +485,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise UsageError("simulate plays without a person: --agents takes random, greedy or ismcts")
     return _simulate(args.file, args.games, players, args.jobs, args.seed,
                      as_json=args.json, progress=not args.no_progress,
-                     force_jobs=args.force_jobs, max_steps=args.max_steps, agents=agents)
+                     force_jobs=args.force_jobs, max_steps=args.max_steps, agents=agents,
+                     scheduler=args.scheduler)
 
 
 def _simulate(path: str, games: int, players: int, jobs: int, seed: int, *,
               as_json: bool, progress: bool, force_jobs: bool = False,
-              max_steps: int | None = None, agents: list[str] | None = None) -> int:
+              max_steps: int | None = None, agents: list[str] | None = None,
+              scheduler: str | None = None) -> int:
     """Run the simulation and print its summary; the exit status says how it went.
 
     130 (143) when ^C (SIGTERM) stopped it, after the summary of the games finished so far;
@@ -499,11 +504,11 @@ def _simulate(path: str, games: int, players: int, jobs: int, seed: int, *,
     from .simulate import SimulationInterrupted, plan_jobs, simulate
 
     jobs, note = plan_jobs(jobs, force_jobs)
-    if note:
+    if note and scheduler is None:
         print(f"cardsmith: {note}", file=sys.stderr)
     try:
         stats = simulate(path, games, players, jobs, seed, progress=progress and _is_terminal(sys.stderr),
-                         max_steps=max_steps, force_jobs=force_jobs, agents=agents)
+                         max_steps=max_steps, force_jobs=force_jobs, agents=agents, scheduler=scheduler)
         status = EXIT_OK
     except SimulationInterrupted as stop:
         # the workers are dead, nothing is left to clean up: a second ^C ends the process at

@@ -78,7 +78,7 @@ def run_on_cluster(address: str, game, players: int, seeds: list[int], max_steps
     try:
         from distributed import Client, as_completed
     except ImportError as err:      # pragma: no cover - dask is a dependency; a broken install
-        raise ClusterUnreachable(f"--scheduler needs dask's 'distributed' package ({err})") from None
+        raise ClusterUnreachable(f"--scheduler needs Dask: pip install 'cardsmith[cluster]' ({err})") from None
     try:
         client = Client(address, timeout=_CONNECT_SECONDS, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as err:
