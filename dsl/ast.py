@@ -987,6 +987,29 @@ class ScoreDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class MeasureDecl:
+    """`measure "Final hand size" for p as count(cards in p's hand)` (a number for each player when
+    the game ends), `measure "Rounds won by seat 1" as ...` (one number for the game) or
+    `measure "Challenges per game" counts event Challenge` (how many times the game announced it):
+    what `cardsmith simulate` reports for every game (docs/simulate.md); it changes no rule."""
+    span: Span
+    name: str
+    player: str | None          # `for p`: one value per player
+    expr: Expr | None           # None for `counts event`
+    event: str | None = None    # `counts event E`
+
+
+@dataclass(frozen=True, slots=True)
+class GroupDecl:
+    """`group "Faction" for p as p's faction`: `cardsmith simulate` reports win rates by the value
+    each player has when the game ends (an enum member, a text, a number or a flag); not a rule."""
+    span: Span
+    name: str
+    player: str
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class ValueDecl:
     """`value for p as p's score - 3 * count(cards in p's hand)`: how well p stands, read by
     the agents (docs/agents.md); it changes no rule of the game."""
@@ -1074,7 +1097,7 @@ class ScenarioDecl:
 
 Decl = Union[GameDecl, EnumDecl, CardTypeDecl, AttrsDecl, ZoneDecl, CardTable, CardDecl, DieDecl,
              EventDecl, DefineDecl, ProcedureDecl, KeywordDecl, SetupDecl, RoundDecl, EndCheckDecl,
-             TriggerOrderDecl, ValueDecl, ScoreDecl, WindowDecl, StackDecl, ProseDecl, NoteDecl, TermDecl, CreditDecl, ImportDecl, ExtendsDecl,
+             TriggerOrderDecl, ValueDecl, ScoreDecl, MeasureDecl, GroupDecl, WindowDecl, StackDecl, ProseDecl, NoteDecl, TermDecl, CreditDecl, ImportDecl, ExtendsDecl,
              OverrideDecl, ScenarioDecl]
 
 

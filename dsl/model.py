@@ -50,6 +50,8 @@ class Declarations:
     trigger_order: A.TriggerOrderDecl | None = None
     value: A.ValueDecl | None = None            # how well a player stands, for the agents
     score: A.ScoreDecl | None = None            # each player's score, carried by the result
+    measures: list[A.MeasureDecl] = field(default_factory=list)    # what a simulation measures
+    groups: list[A.GroupDecl] = field(default_factory=list)        # how a simulation groups players
     windows: list[A.WindowDecl] = field(default_factory=list)
     stacks: list[A.StackDecl] = field(default_factory=list)
     prose: list[A.ProseDecl] = field(default_factory=list)

@@ -398,6 +398,16 @@ class ToAst(Transformer):
     def score_decl(self, meta, ch):
         return A.ScoreDecl(self._span(meta), str(ch[0]), ch[1])
 
+    def measure_decl(self, meta, ch):
+        name = self._text(ch[0])
+        if len(ch) == 2 and isinstance(ch[1], Token):       # `measure "X" counts event E`
+            return A.MeasureDecl(self._span(meta), name, None, None, str(ch[1]))
+        player = str(ch[1]) if len(ch) == 3 else None
+        return A.MeasureDecl(self._span(meta), name, player, ch[-1])
+
+    def group_decl(self, meta, ch):
+        return A.GroupDecl(self._span(meta), self._text(ch[0]), str(ch[1]), ch[2])
+
     def look_stmt(self, meta, ch):
         return A.LookStmt(self._span(meta), ch[0], ch[1])
 

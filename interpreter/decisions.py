@@ -45,6 +45,8 @@ class Decisions:
             return
         if len(options) == 1:
             env[var] = options[0]
+            if self.tally is not None:      # a simulation counts the forced decisions
+                self.tally.forced += 1
             self._log_choice(player, prompt, options[0], span, "forced", kind=kind)
             return
         charge(self, len(options), span)        # labelling the options is work, not one step
@@ -53,6 +55,8 @@ class Decisions:
         self.st.pending = {"player": player, "prompt": prompt, "options": list(options), "labels": labels,
                            "var": var, "kind": kind if isinstance(kind, str) else list(kind),
                            "rule": span.short, "line": span.line, "secret": secret}
+        if self.tally is not None:          # ... and those a player is asked
+            self.tally.real += 1
         return True
 
     def decide(self, index: int) -> None:

@@ -55,7 +55,8 @@ def initial_state(game: Game, n: int, seed: int) -> GameState:
 class Engine:
     def __init__(self, game: Game, players: int, seed: int = 0, log: bool = True,
                  max_steps: int = DEFAULT_MAX_STEPS, player_names: list[str] | None = None,
-                 _state: GameState | None = None, _start: int | None = None, _scenario: bool = False):
+                 _state: GameState | None = None, _start: int | None = None, _scenario: bool = False,
+                 tally=None):
         if not game.min_players <= players <= game.max_players:
             span = game.decls.game.span
             raise CardsmithError([Diagnostic("E0701", f"{game.title} is for {game.min_players} to "
@@ -71,6 +72,9 @@ class Engine:
         state = _state if _state is not None else initial_state(game, players, seed)
         self.m = Machine(self.prog, state, players, self._log, max_steps)
         self.m.scenario = _scenario
+        if tally is not None:       # a simulation's counts (interpreter/report.py): from the first card
+            self.m.tally = tally
+            tally.begin(self.m)
         if _state is None:
             self.m.push(self.prog.main if _start is None else _start, {})
             self._run()

@@ -96,6 +96,7 @@ class Machine(Triggers, Decisions):
         self._modifying: set = set()
         self._stacked = (None, set())     # (card, field) being computed: a modifier cannot feed itself
         self.scenario = False      # a scenario goes on after the game ends, to check its expectations
+        self.tally = None          # a simulation's counts (interpreter/report.py Tally), set by Engine
         self.resets = turn_memory(program.game, n_players)
         self.attach(state)
 
@@ -315,7 +316,7 @@ class Machine(Triggers, Decisions):
         st = self.st
         card_zone, face_up, owner = st.card_zone, st.face_up, st.owner
         # where the cards came from matters only to the log and to `moved` / `revealed` triggers
-        watched = self.log.on or self.move_triggers
+        watched = self.log.on or self.move_triggers or self.tally is not None
         sources = []
         was_visible = self._visible(cards) if REVEALED in self.listened else ()
         # who could see the one card before it moved may read its name in the log
@@ -354,6 +355,8 @@ class Machine(Triggers, Decisions):
         return [face_up[c] and self.zone_info[card_zone[c]][2] for c in cards]
 
     def _moved(self, cards, sources, was_visible, key, place, face, public, span, before=None) -> None:
+        if self.tally is not None:      # who had, drew and played which card (docs/simulate.md)
+            self.tally.moved(self, cards, sources, key)
         if self.log.on:
             self.log.move(self, cards, sources, key, place, face, span, before)
         if MOVED in self.listened:

@@ -39,7 +39,7 @@ from .agents import parse_agents, seat_agents
 from .engine import GameAborted
 from .play import check_player_count, run_game
 from .memory import memory_bound
-from .stats import summarize_games
+from .report import Tally, build_report, counted_events, declared, end_of_game
 
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 _PR_SET_PDEATHSIG = 1               # from <linux/prctl.h>
@@ -122,7 +122,7 @@ def simulate(path: str, games: int, players: int, jobs: int, seed: int,
         except KeyboardInterrupt as stop:     # ^C, or SIGTERM through _Stopped
             stopped_by = getattr(stop, "signum", signal.SIGINT)
     elapsed = time.perf_counter() - started
-    summary = summarize_games([records[s] for s in sorted(records)], players)
+    summary = build_report([records[s] for s in sorted(records)], players, declared(game))
     summary.update({
         "file": path,
         "title": game.title,
@@ -179,13 +179,16 @@ def chunk_seeds(seeds: list[int], jobs: int) -> list[list[int]]:
 
 
 def play_one(game, players: int, seed: int, max_steps: int | None = None,
-             agents: list[str] | None = None) -> dict:
-    """Play one game and return its record (see stats): the agents ``agents`` names, one per
-    seat (``agents.seat_agents``), or the default random agents."""
+             agents: list[str] | None = None, cards: bool = True) -> dict:
+    """Play one game and return its record (see stats and report): the agents ``agents`` names,
+    one per seat (``agents.seat_agents``), or the default random agents. The record carries the
+    game's decisions, measures, groups, and (``cards``) who had, drew and played which card."""
     try:
         with memory_bound():
             seats = seat_agents(agents, seed) if agents is not None else None
-            eng = run_game(game, players, seed, seats, log=False, max_steps=max_steps)
+            tally = Tally(counted_events(game), cards=cards)
+            eng = run_game(game, players, seed, seats, log=False, max_steps=max_steps, tally=tally)
+            ends = end_of_game(eng, tally)
     except GameAborted as err:
         return {"seed": seed, "status": "aborted", "error": _first_line(err)}
     except Exception as err:  # noqa: BLE001 - a crashed game is counted, not fatal
@@ -201,6 +204,7 @@ def play_one(game, players: int, seed: int, max_steps: int | None = None,
         "steps": result["steps"],
         "groupings": {int(seat): dict(values) for seat, values in eng.groupings().items()},
         "player_names": list(eng.player_names),
+        **ends,
     }
 
 

@@ -5,7 +5,11 @@
 - ``describe(values)``: count, mean, median, p95, min, max;
 - ``summarize_games(records, players)``: the simulation summary from one record per game,
   taken in the order given (the caller passes them in seed order, so the summary does not
-  depend on how the games were spread over workers).
+  depend on how the games were spread over workers);
+- ``moments(values)``: ``describe`` with the total and the sample standard deviation;
+- ``two_proportion_test(k1, n1, k2, n2)`` and ``welch_test(a, b)``: the two-sided p-values
+  ``cardsmith compare`` reports (a pooled z test for rates; Welch's unequal-variance t test
+  for means, its t distribution from the regularised incomplete beta function).
 """
 from __future__ import annotations
 
@@ -156,3 +160,99 @@ def _example(record: dict) -> dict:
     if record.get("traceback"):
         example["traceback"] = record["traceback"]
     return example
+
+
+def moments(values: Iterable[float]) -> dict:
+    """``describe`` plus ``total`` (the sum) and ``sd`` (the sample standard deviation, None
+    for fewer than two values): what a Welch test needs to compare two runs."""
+    data = list(values)
+    out = describe(data)
+    out["total"] = math.fsum(data) if data else 0
+    if len(data) >= 2:
+        mean = out["mean"]
+        out["sd"] = math.sqrt(math.fsum((x - mean) ** 2 for x in data) / (len(data) - 1))
+    else:
+        out["sd"] = None
+    return out
+
+
+def normal_sf(z: float) -> float:
+    """P(Z > z) for a standard normal Z."""
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def two_proportion_test(k1: int, n1: int, k2: int, n2: int) -> float | None:
+    """The two-sided p-value of the pooled two-proportion z test of k1/n1 against k2/n2.
+
+    >>> round(two_proportion_test(60, 100, 40, 100), 4)
+    0.0047
+
+    None when either side has no trials; 1.0 when both rates are 0 or both 1 (nothing differs).
+    """
+    if n1 <= 0 or n2 <= 0:
+        return None
+    pooled = (k1 + k2) / (n1 + n2)
+    if pooled in (0.0, 1.0):
+        return 1.0
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    z = abs(k1 / n1 - k2 / n2) / se
+    return min(1.0, 2 * normal_sf(z))
+
+
+def welch_test(a: dict, b: dict) -> float | None:
+    """The two-sided p-value of Welch's t test for two samples given as ``moments`` (count,
+    mean, sd). None with fewer than two values on a side. Two samples without spread: 1.0 when
+    their means are equal, else 0.0 (every value differs)."""
+    n1, n2 = a.get("count", 0), b.get("count", 0)
+    if n1 < 2 or n2 < 2 or a.get("sd") is None or b.get("sd") is None:
+        return None
+    v1, v2 = a["sd"] ** 2 / n1, b["sd"] ** 2 / n2
+    diff = a["mean"] - b["mean"]
+    if v1 + v2 == 0:
+        return 1.0 if diff == 0 else 0.0
+    t = abs(diff) / math.sqrt(v1 + v2)
+    df = (v1 + v2) ** 2 / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1))
+    # P(|T| > t) = I_{df / (df + t^2)}(df / 2, 1 / 2)
+    return min(1.0, max(0.0, _betainc(df / 2, 0.5, df / (df + t * t))))
+
+
+def _betainc(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta function I_x(a, b) (Numerical Recipes' continued fraction)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1 - x) / b
+
+
+_BETACF_ITERATIONS = 300        # the continued fraction converges in far fewer for these arguments
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    tiny, eps = 1e-300, 3e-16
+    qab, qap, qam = a + b, a + 1, a - 1
+    c, d = 1.0, 1 - qab * x / qap
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, _BETACF_ITERATIONS + 1):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1 + aa * d
+        d = 1 / (d if abs(d) > tiny else tiny)
+        c = 1 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1 + aa * d
+        d = 1 / (d if abs(d) > tiny else tiny)
+        c = 1 + aa / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < eps:
+            break
+    return h

@@ -35,6 +35,8 @@ class Triggers:
         number, whatever their order in the flip)."""
         if event in self.prog.replacements and len(param_sets) == 1 and self.replace(event, param_sets[0], span):
             return True                 # replaced: the event does not happen
+        if self.tally is not None:      # a simulation's `measure ... counts event`
+            self.tally.announced(event, len(param_sets))
         log_on = self.log.on
         if log_on and event in self.prog.decls.events:
             for params in param_sets:

@@ -585,6 +585,21 @@ def bodies(d: Declarations, sink: DiagnosticSink) -> None:
         bc.expr(d.score.expr, Scope({d.score.player: PLAYER}, you=True), NUMBER)
     if d.value is not None:     # `value for p as ...`: a number for the player p (and `you`)
         bc.expr(d.value.expr, Scope({d.value.player: PLAYER}, you=True), NUMBER)
+    for m in d.measures:        # `measure "X" [for p] as ...` (a number) or `measure "X" counts event E`
+        if m.event is not None:
+            if m.event not in d.events:
+                bc.sink.error("E0210", f"unknown event '{m.event}'", m.span,
+                              suggest(m.event, d.events) or "a measure counts an event the game declares "
+                              f"and announces: event {m.event}")
+        elif m.player is not None:
+            bc.expr(m.expr, Scope({m.player: PLAYER}, you=True), NUMBER)
+        else:
+            bc.expr(m.expr, Scope(), NUMBER)
+    for g in d.groups:          # `group "X" for p as ...`: an enum member, a text, a number or a flag
+        t = bc.expr(g.expr, Scope({g.player: PLAYER}, you=True))
+        if not (t in (NUMBER, TEXT, FLAG, ANY, NONE) or (isinstance(t, tuple) and t[0] == "enum")):
+            bc.sink.error("E0408", f"a group's value is an enum member, a text, a number or a flag, but this is {show(t)}",
+                          g.expr.span, f"e.g. group \"Faction\" for {g.player} as {g.player}'s faction")
     scenarios(d, bc)
     for w in d.windows:
         for ev in w.after:

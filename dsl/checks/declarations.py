@@ -97,6 +97,14 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
                     sink.error("E0102", "the players' score is declared twice", decl.span,
                                f"keep one 'score for ... as ...'; the first is at line {d.score.span.line}")
                 d.score = decl
+            case A.MeasureDecl() | A.GroupDecl():
+                kind, held = ("measure", d.measures) if isinstance(decl, A.MeasureDecl) else ("group", d.groups)
+                first = next((x for x in held if x.name == decl.name), None)
+                if first is not None:
+                    sink.error("E0102", f"the {kind} \"{decl.name}\" is declared twice", decl.span,
+                               f"rename one; the first is at line {first.span.line}")
+                else:
+                    held.append(decl)
             case A.WindowDecl():
                 d.windows.append(decl)
             case A.StackDecl():

@@ -190,6 +190,26 @@ def describe_score(v: A.ScoreDecl, ctx: Ctx) -> str:
     return f"A player's score is {plain(np(v.expr, c))}. Every player's score is told when the game ends."
 
 
+def describe_measure(m: A.MeasureDecl, ctx: Ctx) -> str:
+    """`measure "Big plays" counts event Big` → what `cardsmith simulate` reports for it, in words."""
+    if m.event is not None:
+        return f"{quote(m.name)}: how many times {_event_phrase(m.event)} is announced in a game."
+    c = ctx.child()
+    if m.player is not None:
+        c.bind(m.player, PLAYER, Ref("the player", "the player's"))
+        c.you = Ref("the player", "the player's")
+        return f"{quote(m.name)}: for each player, {plain(np(m.expr, c))} when the game ends."
+    return f"{quote(m.name)}: {plain(np(m.expr, c))} when the game ends."
+
+
+def describe_group(g: A.GroupDecl, ctx: Ctx) -> str:
+    """`group "Side" for p as p's side` → how `cardsmith simulate` groups the players, in words."""
+    c = ctx.child()
+    c.bind(g.player, PLAYER, Ref("the player", "the player's"))
+    c.you = Ref("the player", "the player's")
+    return f"{quote(g.name)}: the players grouped by {plain(np(g.expr, c))} when the game ends."
+
+
 @describer
 def describe_DrawGameStmt(s: A.DrawGameStmt, ctx: Ctx) -> list[Line]:
     return _line("The game ends in a draw.")
