@@ -4,7 +4,7 @@
     cardsmith play FILE --players N --seed S   one game, explained event by event
     cardsmith simulate FILE -n N --jobs J      many games: win rates with 95% CIs, game length
     cardsmith test FILE...                     the scenarios: rules tests written in the language
-    cardsmith demo                             a seeded game of Space War, then 200 simulated
+    cardsmith demo                             an excerpt of a seeded game of Space War, then 200 simulated
     cardsmith rulebook FILE -o DIR             the printable rulebook (html, pdf or md)
     cardsmith cards FILE -o cards.pdf          print-and-play card sheets, nine cards to an A4 page
     cardsmith diagram FILE -o OUT.svg          the phase diagram, or the zones' card flow
@@ -143,6 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=1)
     demo.add_argument("-n", "--games", type=_positive, default=200)
     demo.add_argument("--jobs", "-j", type=int, default=0)
+    demo.add_argument("--full", action="store_true",
+                      help="print the whole log of the game, not an excerpt")
     demo.set_defaults(run=cmd_demo)
 
     book = commands.add_parser("rulebook", help="write the printable rulebook (HTML, PDF or Markdown)")
@@ -669,16 +671,79 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     path = _demo_file(args.file)
     game = load_game(str(path))
+    replay = f"cardsmith play {path} --players {args.players} --seed {args.seed}"
     print(_safe(f"{game.title}: {args.players} players, seed {args.seed}"))
-    print(f"(the same game again: cardsmith play {path} --players {args.players} --seed {args.seed})")
-    print()
-    code = _play(game, args.players, args.seed, {}, log_path=None, quiet=False, viewer=None)
+    if args.full:
+        print(_safe(f"(the same game again: {replay})"))
+        print()
+        code = _play(game, args.players, args.seed, {}, log_path=None, quiet=False, viewer=None)
+    else:
+        code = _demo_excerpt(game, args.players, args.seed, replay)
     if code != EXIT_OK:
         return code
     print()
     print(f"Now {args.games} games with random players (seeds {args.seed} onwards):")
     return _simulate(str(path), args.games, args.players, args.jobs, args.seed,
                      as_json=False, progress=True)
+
+
+def _demo_excerpt(game, players: int, seed: int, replay: str) -> int:
+    """Play the game and print an excerpt of its log chosen by its structure (interpreter/excerpt.py):
+    the setup, the first rounds, the first round of each rare kind, the end; then how to see it all."""
+    from .engine import GameAborted
+    from .play import check_player_count, default_agents, run_game
+
+    check_player_count(game, players)
+    engines: list = []
+    aborted = None
+    try:
+        with memory_bound():
+            eng = run_game(game, players, seed, default_agents(players, seed), log=True,
+                           observe=lambda e: engines.append(e) if not engines else None)
+    except GameAborted as err:
+        aborted = err
+        log = getattr(err, "event_log", None) or (engines[0].event_log if engines else None)
+        events = log.events if log is not None else []
+    else:
+        events = eng.event_log.events
+    color = _is_terminal(sys.stdout)
+    print_excerpt(events, sys.stdout, color=color)
+    print()
+    if aborted is None:
+        print(describe_result(eng))
+    print(_safe(f"The whole game ({len(events):,} events): {replay}"))
+    print("  (add --log game.jsonl for every event as JSON; cardsmith demo --full prints it here)")
+    if aborted is not None:
+        _report(aborted)
+        return EXIT_ABORTED
+    return EXIT_OK
+
+
+def print_excerpt(events: list[dict], out: TextIO, *, color: bool = False) -> None:
+    """The excerpt of a game's log (interpreter/excerpt.py) as text: each part's heading and why
+    it is shown, its events as `play` prints them, and what was left out between them."""
+    from .excerpt import choose
+
+    excerpt = choose(events)
+    plural = {"round": "rounds", "turn": "turns", "event": "events"}
+    print(f"An excerpt of the game ({excerpt.total_events:,} events"
+          + (f", {excerpt.total_units:,} {plural[excerpt.unit]}" if excerpt.total_units else "") + "):",
+          file=out)
+    for part in excerpt.parts:
+        if part.skipped_before or part.events_before:
+            units = (f"{part.skipped_before:,} {plural[excerpt.unit] if part.skipped_before != 1 else excerpt.unit}, "
+                     if part.skipped_before else "")
+            print(f"      ... {units}{part.events_before:,} events left out ...", file=out)
+        heading = f"{part.heading}  ({part.reason})" if part.reason else part.heading
+        print(file=out)
+        print(_safe(f"-- {heading}"), file=out)
+        gaps = sum(1 for event in part.shown if event is None)
+        for event in part.shown:
+            if event is None:
+                left = f"{part.cut:,} events" if gaps == 1 else "some events"
+                print(f"      ... {left} of this part left out ...", file=out)
+            else:
+                print(format_event(event, color=color), file=out)
 
 
 def _demo_file(given: str | None) -> Path:
