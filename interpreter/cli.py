@@ -3,6 +3,7 @@
     cardsmith check FILE...                    errors with file:line:col, source line, caret, hint
     cardsmith play FILE --players N --seed S   one game, explained event by event
     cardsmith simulate FILE -n N --jobs J      many games: win rates with 95% CIs, game length
+    cardsmith compare BASE VARIANT -n N        both on the same seeds: every metric, its difference, p-value
     cardsmith test FILE...                     the scenarios: rules tests written in the language
     cardsmith demo                             an excerpt of a seeded game of Space War, then 200 simulated
     cardsmith rulebook FILE -o DIR             the printable rulebook (html, pdf or md)
@@ -129,6 +130,24 @@ def build_parser() -> argparse.ArgumentParser:
                           "workers (the same results as --jobs; docs/simulate.md)")
     _max_steps_option(sim)
     sim.set_defaults(run=cmd_simulate)
+
+    compare = commands.add_parser("compare", help="simulate a game and a variant on the same seeds: every "
+                                  "metric side by side, with the difference and whether it is significant")
+    compare.add_argument("base", metavar="BASE")
+    compare.add_argument("variant", metavar="VARIANT")
+    compare.add_argument("-n", "--games", type=_positive, default=1000, help="games of each (default 1000)")
+    compare.add_argument("--players", type=_positive, help="number of players (default: the base's minimum)")
+    compare.add_argument("--jobs", "-j", type=int, default=0,
+                         help="worker processes (default: one per core; 1: no workers)")
+    compare.add_argument("--seed", type=int, default=1, help="seed of the first game of both (default 1)")
+    compare.add_argument("--agents", metavar="A,B,...", type=_agent_names,
+                         help="one agent per seat, or one for every seat (default: random)")
+    compare.add_argument("--json", action="store_true", help="print the comparison as JSON (docs/simulate.md)")
+    compare.add_argument("--no-progress", action="store_true", help="no progress bar")
+    compare.add_argument("--force-jobs", action="store_true",
+                         help="start as many workers as --jobs says, even more than the cores allow")
+    _max_steps_option(compare)
+    compare.set_defaults(run=cmd_compare)
 
     test = commands.add_parser("test", help="run the scenarios (rules tests written in the language)")
     test.add_argument("files", nargs="+", metavar="FILE")
@@ -509,7 +528,9 @@ def _simulate(path: str, games: int, players: int, jobs: int, seed: int, *,
     if note and scheduler is None:
         print(f"cardsmith: {note}", file=sys.stderr)
     try:
-        stats = simulate(path, games, players, jobs, seed, progress=progress and _is_terminal(sys.stderr),
+        # the bar only where someone watches: not with --json, not into a file or a pipe
+        shown = progress and not as_json and _is_terminal(sys.stderr) and _is_terminal(sys.stdout)
+        stats = simulate(path, games, players, jobs, seed, progress=shown,
                          max_steps=max_steps, force_jobs=force_jobs, agents=agents, scheduler=scheduler)
         status = EXIT_OK
     except SimulationInterrupted as stop:
@@ -536,6 +557,48 @@ def _simulate(path: str, games: int, players: int, jobs: int, seed: int, *,
     return EXIT_OK
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    """`cardsmith compare BASE VARIANT`: both simulated on the same seeds, then side by side.
+
+    130 (143) when ^C (SIGTERM) stopped it (no comparison of half a run); 3 when a game
+    crashed in either; 1 when no game of one of them finished normally; else 0."""
+    from cardsmith.dsl.loader import load_game
+
+    from .report import compare
+    from .report_text import render_comparison
+    from .simulate import SimulationInterrupted, plan_jobs
+
+    players = args.players
+    if players is None:
+        players = load_game(args.base).min_players
+    agents = _agent_specs(args.agents, players) if args.agents else None
+    if agents is not None and "human" in (a.strip().lower() for a in agents):
+        raise UsageError("compare plays without a person: --agents takes random, greedy or ismcts")
+    jobs, note = plan_jobs(args.jobs, args.force_jobs)
+    if note:
+        print(f"cardsmith: {note}", file=sys.stderr)
+    shown = not args.no_progress and not args.json and _is_terminal(sys.stderr) and _is_terminal(sys.stdout)
+    try:
+        result = compare(args.base, args.variant, args.games, players, jobs, args.seed, progress=shown,
+                         agents=agents, max_steps=args.max_steps, force_jobs=args.force_jobs)
+    except SimulationInterrupted as stop:
+        print(f"\ncardsmith: interrupted ({stop.summary['stopped_by']}): no comparison of a part of a run",
+              file=sys.stderr)
+        return 128 + stop.signum
+    if args.json:
+        print(result.to_json())
+    else:
+        render_comparison(_safe_values(result), _console(sys.stdout))
+    runs = (result["base"], result["variant"])
+    if any(r["crashed"] for r in runs):
+        return EXIT_INTERNAL
+    if any(not r["finished"] for r in runs):
+        print("cardsmith: no game of " + " and ".join(r["file"] for r in runs if not r["finished"])
+              + " finished normally", file=sys.stderr)
+        return EXIT_ERRORS
+    return EXIT_OK
+
+
 def render_summary(stats: dict, console) -> None:
     """Print the simulation summary as rich tables on ``console``."""
     from rich.markup import escape
@@ -553,30 +616,29 @@ def render_summary(stats: dict, console) -> None:
 
     even = f"an even share is {_pct(1 / stats['players'])}" if stats["players"] else ""
     seats = Table(title="Wins by seat", title_justify="left", caption=even, caption_justify="left")
-    for heading in ("Seat", "Wins", "Win rate", "95% CI"):
+    scored = any(seat.get("score") for seat in stats["seats"])      # a game with `score for p as ...`
+    for heading in ("Seat", "Wins", "Win rate", "95% CI") + (("Mean score", "Mean return") if scored else ()):
         seats.add_column(heading, justify="left" if heading == "Seat" else "right")
     for seat in stats["seats"]:
-        seats.add_row(escape(seat["name"]), str(seat["wins"]), _pct(seat["win_rate"]), _ci(seat["ci95"]))
+        extra = (_num((seat.get("score") or {}).get("mean"), 2), _num((seat.get("return") or {}).get("mean"), 3)) \
+            if scored else ()
+        seats.add_row(escape(seat["name"]), str(seat["wins"]), _pct(seat["win_rate"]), _ci(seat["ci95"]), *extra)
     console.print(seats)
 
-    for attribute, values in stats["groupings"].items():
-        table = Table(title=f"Wins by {escape(attribute)}", title_justify="left")
-        for heading in (attribute.replace("_", " ").capitalize(), "Games", "Wins", "Win rate", "95% CI"):
-            table.add_column(escape(heading), justify="right" if table.columns else "left")
-        ranked = sorted(values.items(), key=lambda kv: (-(kv[1]["win_rate"] or 0), kv[0]))
-        for value, row in ranked:
-            table.add_row(escape(value), str(row["games"]), str(row["wins"]),
-                          _pct(row["win_rate"]), _ci(row["ci95"]))
-        console.print(table)
+    from .report_text import render_groups, render_measures_and_cards
+    render_groups(stats, console)
 
     length = Table(title="Game length", title_justify="left")
     for heading in ("", "Mean", "Median", "p95", "Min", "Max"):
         length.add_column(heading, justify="right" if heading else "left")
-    for measure in ("rounds", "steps"):
-        d = stats[measure]
-        length.add_row(measure.capitalize(), _num(d["mean"], 1), _num(d["median"], 1),
+    rows = [("Rounds", stats["rounds"]), ("Steps", stats["steps"])]
+    if "decisions" in stats:        # counted by the engine: asked of a player, and forced (one option)
+        rows += [("Decisions asked", stats["decisions"]["real"]), ("Decisions forced", stats["decisions"]["forced"])]
+    for label, d in rows:
+        length.add_row(label, _num(d["mean"], 1), _num(d["median"], 1),
                        _num(d["p95"], 1), _num(d["min"]), _num(d["max"]))
     console.print(length)
+    render_measures_and_cards(stats, console)
 
     draws = stats["draws"]
     console.print(f"Draws: {draws['count']} ({_pct(draws['rate'])}, 95% CI {_ci(draws['ci95'])})"

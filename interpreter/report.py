@@ -380,9 +380,124 @@ def compare_reports(base: dict, variant: dict, changes: list[str] | None = None)
         if cb is None:
             continue
         for way in CARD_WAYS:
-            rate_row("cards", f"{card}: {way} it, win rate", ca[way], cb[way])
+            rate_row("cards", f"{card}: {way}, win rate", ca[way], cb[way])
     only = {"measures": sorted(set(variant.get("measures", {})) - set(base.get("measures", {}))),
             "cards": sorted(set(variant.get("cards", {})) - set(base.get("cards", {})))}
     return Report(schema=COMPARE_SCHEMA, base=base, variant=variant, changes=list(changes or ()),
                   rows=rows, only_in_variant=only,
                   significant=[r["metric"] for r in rows if r["significant"]])
+
+
+# ================================================================ what a variant changes
+
+
+def variant_changes(base, variant) -> list[str]:
+    """What the variant's own file declares over the base game, in English: each `override`
+    (the rule it replaces and how the new one reads), a new title or player range, and what it
+    adds (end checks, cards, measures, ...). Scenarios are left out: they change no rule."""
+    from pathlib import Path
+
+    from cardsmith.dsl import ast as A
+    from cardsmith.dsl.publish import english as E
+
+    def same(a: str, b: str) -> bool:
+        try:
+            return Path(a).resolve() == Path(b).resolve()
+        except (OSError, ValueError):
+            return a == b
+
+    decls = variant.module.decls
+    own = [d for d in decls if same(_decl_path(d), variant.path)]
+    if not any(same(_decl_path(d), base.path) for d in decls):
+        return [f"The variant does not extend {Path(base.path).name}: it is another game, compared as it is."]
+    d = variant.decls
+    ctx = E.make_ctx(d, param_types=E.param_types(d))
+    out: list[str] = []
+    for decl in own:
+        if isinstance(decl, A.OverrideDecl):
+            out.append(_replaced(decl.decl, ctx, E, A))
+        elif isinstance(decl, A.GameDecl):
+            if variant.title != base.title:
+                out.append(f"Its title is {E.quote(variant.title)}.")
+            if (variant.min_players, variant.max_players) != (base.min_players, base.max_players):
+                out.append(f"It is for {variant.min_players} to {variant.max_players} players "
+                           f"(the base: {base.min_players} to {base.max_players}).")
+        elif isinstance(decl, A.ScenarioDecl):
+            continue
+        elif isinstance(decl, A.MeasureDecl):
+            out.append("It adds the measure " + E.plain(E.describe_measure(decl, ctx)))
+        elif isinstance(decl, A.GroupDecl):
+            out.append("It adds the group " + E.plain(E.describe_group(decl, ctx)))
+        elif isinstance(decl, A.EndCheckDecl):
+            out.append("It adds an end check: " + _end_check(decl, ctx, E))
+        elif isinstance(decl, A.CardDecl):
+            out.append(f"It adds the card {E.quote(decl.name)}.")
+        elif isinstance(decl, A.CardTable):
+            names = dict.fromkeys(c.name for c in variant.cards if same(_decl_path(c), variant.path))
+            out.append(f"It adds the cards {', '.join(E.quote(n) for n in names)}." if names else
+                       f"It adds a table of cards (line {decl.span.line}).")
+        else:
+            name = getattr(decl, "name", None)
+            kind = type(decl).__name__.removesuffix("Decl").lower()
+            out.append(f"It adds the {kind} {E.quote(E.human(name))}." if isinstance(name, str) else
+                       f"It adds a {kind} (line {decl.span.line}).")
+    return out
+
+
+def _decl_path(decl) -> str:
+    span = getattr(decl, "span", None)
+    if span is None:                       # a declaration without a span of its own (its body has one)
+        body = getattr(decl, "body", None) or ()
+        span = getattr(body[0], "span", None) if body else None
+    return span.path if span is not None else ""
+
+
+def _body_text(body, ctx, E) -> str:
+    """A rule's statements in English, its doc strings left out (they are the designer's prose)."""
+    from cardsmith.dsl import ast as A
+
+    text = E.plain(E.flatten(E.describe_block([s for s in body if not isinstance(s, A.DocItem)], ctx)))
+    return text or "nothing happens."
+
+
+def _end_check(decl, ctx, E) -> str:
+    name = getattr(decl, "name", None)
+    named = f" ({E.quote(name)})" if isinstance(name, str) and name else ""
+    return f"as soon as {E.plain(E.cond(decl.cond, ctx))}{named}: {_body_text(decl.body, ctx, E)}"
+
+
+def _replaced(decl, ctx, E, A) -> str:
+    if isinstance(decl, A.ProcedureDecl):
+        inner = E.params_ctx(ctx, decl.name, decl.params)
+        return f"The procedure {E.quote(E.human(decl.name))} is replaced: {_body_text(decl.body, inner, E)}"
+    if isinstance(decl, A.DefineDecl):
+        return "Replaced: " + E.plain(E.describe_define(decl, ctx))
+    if isinstance(decl, A.SetupDecl):
+        return f"The setup is replaced: {_body_text(decl.body, ctx, E)}"
+    if isinstance(decl, A.RoundDecl):
+        return f"The round {E.quote(decl.name)} is replaced: {_body_text(decl.body, ctx, E)}"
+    if isinstance(decl, A.EndCheckDecl):
+        return "An end check is replaced: " + _end_check(decl, ctx, E)
+    return f"A {type(decl).__name__.removesuffix('Decl').lower()} is replaced (line {decl.span.line})."
+
+
+# ================================================================ running a comparison
+
+
+def compare(base_path: str, variant_path: str, games: int, players: int, jobs: int, seed: int, *,
+            progress: bool = False, agents: list[str] | None = None, max_steps: int | None = None,
+            force_jobs: bool = False, scheduler: str | None = None) -> Report:
+    """Simulate the base and the variant on the same seeds (``seed`` to ``seed + games - 1``)
+    and compare the two reports (``compare_reports``), with what the variant changes.
+    ``SimulationInterrupted`` from either run goes to the caller (half a comparison is none)."""
+    from cardsmith.dsl.loader import load_game
+
+    from .simulate import simulate
+
+    base_game, variant_game = load_game(base_path), load_game(variant_path)
+    runs = []
+    for path in (base_path, variant_path):
+        options = {"scheduler": scheduler} if scheduler is not None else {}
+        runs.append(simulate(path, games, players, jobs, seed, progress=progress, max_steps=max_steps,
+                             force_jobs=force_jobs, agents=agents, **options))
+    return compare_reports(runs[0], runs[1], variant_changes(base_game, variant_game))
