@@ -18,7 +18,7 @@ from cardsmith.dsl.registry import (ELIMINATED, FLIPPED, MOVED, REVEALED, ROUND_
 from cardsmith.dsl.types import CARD, PLAYER, ZONE
 
 from . import rng as R
-from .errors import GameAborted, RuleError
+from .errors import GameAborted, RuleError, charge
 from .blocks import block
 from .decisions import Decisions
 from .log import EventLog, TextTooLong
@@ -94,6 +94,8 @@ class Machine(Triggers, Decisions):
         self.move_triggers = MOVED in self.listened or REVEALED in self.listened
         self.when_done = "no rule is left to run"
         self._modifying: set = set()
+        # field -> (state version, card -> [(amount, ability)], work): `_from_table`
+        self._mod_tables: dict = {}
         self._stacked = (None, set())     # (card, field) being computed: a modifier cannot feed itself
         self.scenario = False      # a scenario goes on after the game ends, to check its expectations
         self.tally = None          # a simulation's counts (interpreter/report.py Tally), set by Engine
@@ -107,6 +109,8 @@ class Machine(Triggers, Decisions):
         self.players = state.players
         self.dirty = 0
         self.brk = False
+        self.ver = 0                # bumped by every change the dirty bits mark (see _from_table)
+        self._mod_tables = {}
         self._stacked = (None, set())
         # whether some card is known to a player who looked at it (`looks at`): only then do
         # moves and shuffles have knowledge to forget
@@ -342,6 +346,7 @@ class Machine(Triggers, Decisions):
             if owner_seat is not None and owner[c] is None:
                 owner[c] = owner_seat
         self.dirty |= ZONES
+        self.ver += 1
         if self.looks:              # a card looked at is known only where it was seen
             self._forget(cards)
         if watched:
@@ -399,6 +404,7 @@ class Machine(Triggers, Decisions):
             self._forget(self.zones[key])
         self.st.rng = R.shuffle(self.st.rng, self.zones[key])
         self.dirty |= ZONES
+        self.ver += 1
         if self.log.on:
             self.log.emit(self, "shuffle", span, {"zone": key}, f"{self.log.zone_name(self, key)} is shuffled")
         return True
@@ -410,6 +416,7 @@ class Machine(Triggers, Decisions):
                 before = card_seers(self, c) if self.log.on else None
                 self.st.face_up[c] = up
                 self.dirty |= ZONES
+                self.ver += 1
                 flipped.append(c)
                 if self.log.on:
                     self.log.emit(self, "flip", span, {"card": self.card_label(c), "face": "up" if up else "down"},
@@ -433,6 +440,8 @@ class Machine(Triggers, Decisions):
                 raise RuleError(f"there is no card here to set '{name}' on", span)
             self.cards[owner][name] = value
         self.dirty |= ATTRS
+        if name in self.prog.tabled_reads:  # only a name some tabled modifier reads (see _from_table)
+            self.ver += 1
         if self.log.on:
             whose = [] if kind == "game" else \
                 [self.log.player_name(owner) if kind == "player" else self.log.card(self, owner), "'s "]
@@ -482,6 +491,8 @@ class Machine(Triggers, Decisions):
         """Field `name` of card `c` with every active `modify` ability applied, computed from
         the current state (so "+1 Force to every card in this column" follows cards as they move).
         A modifier counts while its card is in a player's zone and its text is not blank."""
+        if name in self.prog.tabled_mods:
+            return self._from_table(c, name)
         base = self.cards[c].get(name)
         key = (c, name)
         if key in self._modifying:          # a modifier reading the field it modifies sees the printed value
@@ -509,6 +520,47 @@ class Machine(Triggers, Decisions):
         finally:
             self._modifying.discard(key)
 
+    def _from_table(self, c: int, name: str):
+        """`modified` for a field whose modifiers read only versioned state and no modified
+        field (Program.tabled_mods): every modifier of it is evaluated once per state version,
+        into card -> [(amount, ability)] in the order `modified` adds them; a read sums its
+        card's. Each read counts the work of building the table (`charge`: lists built), whether
+        it built it or found it, so a game's work is the same whichever read came first and
+        after a restore."""
+        table = self._mod_tables.get(name)
+        if table is None or table[0] != self.ver:
+            work = self.st.work
+            table = self._mod_tables[name] = (self.ver, self._mod_table(name), self.st.work - work)
+        elif table[2]:
+            charge(self, table[2], self.prog.modifiers[name][0].ability.span)
+        total = self.cards[c].get(name)
+        for amount, ability in table[1].get(c, ()):
+            total = (total or 0) + (amount or 0)
+            if not -MAX_RUNTIME_NUMBER <= total <= MAX_RUNTIME_NUMBER:
+                raise too_large(total, ability.span)
+        return total
+
+    def _mod_table(self, name: str) -> dict:
+        parts: dict = {}
+        card_zone, zone_seat, out = self.st.card_zone, self.zone_seat, self.st.out
+        for entry in self.prog.modifiers[name]:
+            for src in entry.cards:
+                seat = zone_seat[card_zone[src]]
+                if seat is None or out[seat]:
+                    continue
+                env = {"$this": src, "$you": seat, **entry.extra}
+                if entry.blank is not None and not entry.blank(self, env):
+                    continue
+                if entry.cond is not None and not entry.cond(self, env):
+                    continue
+                targets = entry.target(self, env)
+                if targets is None or targets == []:
+                    continue
+                amount = entry.amount(self, env)
+                for t in (dict.fromkeys(targets) if isinstance(targets, list) else (targets,)):
+                    parts.setdefault(t, []).append((amount, entry.ability))
+        return parts
+
     def card_label(self, c) -> str:
         return self.card_names[c] if c is not None else "nothing"
 
@@ -519,6 +571,7 @@ class Machine(Triggers, Decisions):
                 continue
             self.st.out[p] = True
             self.dirty |= OUT
+            self.ver += 1
             if self.log.on:
                 self.log.emit(self, "eliminate", span, {"player": p}, f"{self.log.player_name(p)} is eliminated")
             if ELIMINATED in self.listened:
@@ -599,6 +652,7 @@ class Machine(Triggers, Decisions):
         if not changed:
             return
         self.dirty |= ATTRS
+        self.ver += 1
         if self.log.on:
             parts: list = [f"a new {period}: "]
             for i, (kind, owner, name) in enumerate(changed):

@@ -16,7 +16,7 @@ from .blocks import Snippet
 from .compile_stmt import Code, Ctx, StmtCompiler
 from .gen_expr import ExprGen, Gen, Pool
 from . import resolver
-from .reads import ATTRS, ZONES, reads
+from .reads import ATTRS, ZONES, names_in, reads, versioned
 
 MAX_PLAYERS_HARD = 16
 
@@ -218,12 +218,25 @@ class Program:
             self.replacements.setdefault(ab.event, []).append(entry)
 
     def _index_modifiers(self) -> None:
+        untabled = set()
+        names: dict = {}
         for ab, args, type_name, cards in self.ability_groups(A.StaticMod):
             sc = self.ability_scope(ab, type_name)
             entry = ModifierEntry(ab, self.gen.function(ab.target, sc, "modify"), self.gen.function(ab.amount, sc, "modify"),
                                   self.gen.function(ab.cond, sc, "modify") if ab.cond is not None else None,
                                   self.blank_of(type_name), cards, extra=dict(args))
             self.modifiers.setdefault(ab.field, []).append(entry)
+            read = (ab.target, ab.amount, ab.cond, self.decls.card_types[type_name].blank_unless)
+            names.setdefault(ab.field, set()).update(names_in(read, self.decls))
+            if not versioned(read, self.decls) or names[ab.field] & self.modified_fields:
+                untabled.add(ab.field)
+        # fields whose modifiers the machine may evaluate once per state version (`Machine.ver`,
+        # `Machine._from_table`): every modifier of them, and the text-is-blank rule of its card
+        # type, reads only state the version follows (no flow, no random pick, no stack) and no
+        # modified field (whose value would depend on which card is being computed)
+        self.tabled_mods = frozenset(self.modifiers) - untabled
+        # setting an attribute of one of these names moves the version (Machine.assign); others do not
+        self.tabled_reads = frozenset(n for f in self.tabled_mods for n in names[f])
 
     def _trigger_code(self, label: str, ab: A.Triggered, cond, sc: Scope) -> int:
         """A trigger's body, led by a re-check of its condition: a trigger whose condition no

@@ -54,3 +54,59 @@ def reads(expr, decls, _seen: frozenset = frozenset()) -> int:
             if f.name != "span":
                 stack.append(getattr(e, f.name))
     return bits
+
+
+# Expressions whose value follows from the parts above alone: where cards are and how they
+# face, the attributes, who is out. Any other kind (the flow, the stack, the result, a random
+# pick, a construct added later and not listed here) makes `versioned` say no.
+_VERSIONED = frozenset({
+    A.Num, A.Text, A.Bool, A.Nothing, A.Name, A.Call, A.FieldAccess, A.Possessive, A.Your, A.FieldOf,
+    A.CardsIn, A.EveryZone, A.TopCard, A.TopCards, A.This, A.You, A.SeatPlayer, A.PlayersExpr,
+    A.AllPlayers, A.Opponents, A.ListExpr, A.WhereExpr, A.ExprMap, A.OrChain, A.AndChain, A.NotOp,
+    A.Compare, A.IsEmpty, A.IsIn, A.IsA, A.Arith, A.Neg, A.IsFace, A.HasKeyword, A.CondExpr, A.ItemOf,
+    A.SortKey, A.SortedExpr, A.SeatOf, A.SeatExpr, A.SeatsFrom, A.Modulo,
+})
+
+
+def versioned(expr, decls, _seen: frozenset = frozenset()) -> bool:
+    """Whether `expr` reads only what the machine's state version (`Machine.ver`) follows, so a
+    value computed from it stays right until the version moves (defines are followed)."""
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        if e is None:
+            continue
+        if isinstance(e, (list, tuple)):
+            stack.extend(e)
+            continue
+        if not is_dataclass(e):
+            continue
+        if type(e) not in _VERSIONED:
+            return False
+        if isinstance(e, A.Call) and e.name in decls.defines:
+            if e.name in _seen or not versioned(decls.defines[e.name].expr, decls, _seen | {e.name}):
+                return False
+        for f in fields(e):
+            if f.name != "span":
+                stack.append(getattr(e, f.name))
+    return True
+
+
+def names_in(expr, decls, _seen: frozenset = frozenset()) -> set:
+    """Every name, field and word `expr` holds (defines followed): a superset of the fields it
+    may read."""
+    out: set = set()
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, str):
+            out.add(e)
+        elif isinstance(e, (list, tuple)):
+            stack.extend(e)
+        elif is_dataclass(e):
+            if isinstance(e, A.Call) and e.name in decls.defines and e.name not in _seen:
+                out |= names_in(decls.defines[e.name].expr, decls, _seen | {e.name})
+            for f in fields(e):
+                if f.name != "span":
+                    stack.append(getattr(e, f.name))
+    return out
