@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from .stats import moments, rate, summarize_games, two_proportion_test, welch_test
+from .stats import histogram, moments, rate, summarize_games, two_proportion_test, welch_test
 
 SCHEMA = "cardsmith.simulate/1"
 """The report's schema; a change that renames or removes a key gets a new number."""
@@ -230,6 +230,8 @@ def build_report(records: Sequence[dict], players: int, game_info: dict | None =
         "forced": moments(d["forced"] for d in decisions),
         "all": moments(d["real"] + d["forced"] for d in decisions),
     }
+    report["histograms"] = {"rounds": histogram(r["rounds"] for r in finished),      # the HTML report's plots
+                            "decisions": histogram(d["real"] + d["forced"] for d in decisions)}
     for seat in report["seats"]:
         i = seat["seat"]
         scored = [r for r in finished if "scores" in r]

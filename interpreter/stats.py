@@ -256,3 +256,28 @@ def _betacf(a: float, b: float, x: float) -> float:
         if abs(delta - 1) < eps:
             break
     return h
+
+
+HISTOGRAM_BINS = 30
+"""The most bins ``histogram`` makes (whole-number values: one bin per value when they fit)."""
+
+
+def histogram(values: Iterable[int], bins: int = HISTOGRAM_BINS) -> dict:
+    """Whole-number ``values`` counted in at most ``bins`` bins of one width: ``start`` (the
+    lowest value), ``width`` and ``counts`` (bin i counts start + i*width to start + (i+1)*width,
+    that end left out). One bin per value when the range fits; no values: no bins.
+
+    >>> histogram([3, 4, 4, 6])
+    {'start': 3, 'width': 1, 'counts': [1, 2, 0, 1]}
+    >>> histogram(range(100), bins=10)['counts']
+    [10, 10, 10, 10, 10, 10, 10, 10, 10, 10]
+    """
+    data = [int(v) for v in values]
+    if not data:
+        return {"start": 0, "width": 1, "counts": []}
+    low, high = min(data), max(data)
+    width = max(1, -(-(high - low + 1) // bins))
+    counts = [0] * ((high - low) // width + 1)
+    for v in data:
+        counts[(v - low) // width] += 1
+    return {"start": low, "width": width, "counts": counts}
