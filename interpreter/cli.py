@@ -122,6 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="one agent per seat (random, greedy, ismcts[:N or :Nms]), or one for every "
                           "seat (default: random)")
     sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    sim.add_argument("--report", metavar="OUT.html", type=_html_name,
+                     help="also write an HTML report with plots: win rates, game lengths, cards")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     sim.add_argument("--force-jobs", action="store_true",
                      help="start as many workers as --jobs says, even more than the cores allow")
@@ -143,6 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--agents", metavar="A,B,...", type=_agent_names,
                          help="one agent per seat, or one for every seat (default: random)")
     compare.add_argument("--json", action="store_true", help="print the comparison as JSON (docs/simulate.md)")
+    compare.add_argument("--report", metavar="OUT.html", type=_html_name,
+                         help="also write an HTML report with plots of both, side by side")
     compare.add_argument("--no-progress", action="store_true", help="no progress bar")
     compare.add_argument("--force-jobs", action="store_true",
                          help="start as many workers as --jobs says, even more than the cores allow")
@@ -507,13 +511,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return _simulate(args.file, args.games, players, args.jobs, args.seed,
                      as_json=args.json, progress=not args.no_progress,
                      force_jobs=args.force_jobs, max_steps=args.max_steps, agents=agents,
-                     scheduler=args.scheduler)
+                     scheduler=args.scheduler, report=args.report)
 
 
 def _simulate(path: str, games: int, players: int, jobs: int, seed: int, *,
               as_json: bool, progress: bool, force_jobs: bool = False,
               max_steps: int | None = None, agents: list[str] | None = None,
-              scheduler: str | None = None) -> int:
+              scheduler: str | None = None, report: str | None = None) -> int:
     """Run the simulation and print its summary; the exit status says how it went.
 
     130 (143) when ^C (SIGTERM) stopped it, after the summary of the games finished so far;
@@ -546,6 +550,8 @@ def _simulate(path: str, games: int, players: int, jobs: int, seed: int, *,
         print(json.dumps(stats, indent=2, ensure_ascii=False))
     else:
         render_summary(stats, _console(sys.stdout))
+    if report:
+        _write_html_report(stats, report)
     if status != EXIT_OK:
         return status
     if stats["crashed"]:
@@ -589,6 +595,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(result.to_json())
     else:
         render_comparison(_safe_values(result), _console(sys.stdout))
+    if args.report:
+        _write_html_report(result, args.report)
     runs = (result["base"], result["variant"])
     if any(r["crashed"] for r in runs):
         return EXIT_INTERNAL
@@ -597,6 +605,21 @@ def cmd_compare(args: argparse.Namespace) -> int:
               + " finished normally", file=sys.stderr)
         return EXIT_ERRORS
     return EXIT_OK
+
+
+def _html_name(text: str) -> str:
+    """`--report`: the name of the page to write; an .html name, so it can never be a game file."""
+    if Path(text).suffix.lower() not in (".html", ".htm"):
+        raise argparse.ArgumentTypeError(f"the report is an HTML page: give a name ending in .html, not {text!r}")
+    return text
+
+
+def _write_html_report(report: dict, path: str) -> None:
+    """Write the HTML report with plots (interpreter/html_report.py) and say where, on stderr."""
+    from .html_report import write_report
+
+    written = write_report(report, path)
+    print(_safe(f"cardsmith: the report with plots is in {written}"), file=sys.stderr)
 
 
 def render_summary(stats: dict, console) -> None:
