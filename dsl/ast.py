@@ -1026,6 +1026,7 @@ class WindowDecl:
     after: tuple[str, ...]
     order: Expr | None
     docs: tuple[str, ...]
+    any_moment: bool = False        # `opens at any moment`: after every event, whenever someone can answer
 
 
 @dataclass(frozen=True, slots=True)

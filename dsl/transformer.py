@@ -435,15 +435,21 @@ class ToAst(Transformer):
     def window_decl(self, meta, ch):
         after: tuple[str, ...] = ()
         order = None
+        any_moment = False
         for item in ch[1:]:
             if isinstance(item, tuple) and item and item[0] == "after":
                 after = item[1]
             elif isinstance(item, tuple) and item and item[0] == "order":
                 order = item[1]
-        return A.WindowDecl(self._span(meta), self._text(ch[0]), after, order, self._docs(ch[1:]))
+            elif isinstance(item, tuple) and item and item[0] == "any_moment":
+                any_moment = True
+        return A.WindowDecl(self._span(meta), self._text(ch[0]), after, order, self._docs(ch[1:]), any_moment)
 
     def window_when(self, meta, ch):
         return ("after", tuple(self._names(ch)))
+
+    def window_any(self, meta, ch):
+        return ("any_moment",)
 
     def window_who(self, meta, ch):
         return ("order", ch[0])

@@ -23,6 +23,7 @@ from .compile_expr import no_zone
 from .errors import RuleError
 from .gen_expr import Gen
 from .reads import ATTRS, OUT, ZONES
+from .triggers import REPLACED
 
 
 @dataclass
@@ -806,13 +807,20 @@ class StmtCompiler:
                     m.log.emit(m, "skip", span, {"name": name}, f"{kind} {name} is skipped")
                 fr.pc = after[0]
                 return True
-            return m.begin_step(kind, name, span)
+            began = m.begin_step(kind, name, span)
+            if began == REPLACED:           # `instead of step_started`: the replacement runs in its place
+                fr.pc = after[0]
+                return True
+            return began
         ks = self.k(span)
-        ctx.code.emit(begin, span, ("begin_step", f"{kind} {quote(name)}; skipped → ", after),
+        ctx.code.emit(begin, span, ("begin_step", f"{kind} {quote(name)}; skipped or replaced → ", after),
                       Snippet((f"if {name!r} in m.st.skips:",
                                f"    {self.k(skip_step)}(m, {kind!r}, {name!r}, {ks})",
                                ("gotow", after, "    "),
-                               ("watch", f"m.begin_step({kind!r}, {name!r}, {ks})", "")), effect=(0, (STEP_STARTED,))))
+                               f"_w = m.begin_step({kind!r}, {name!r}, {ks})",
+                               f"if _w == {REPLACED}:",
+                               ("gotow", after, "    "),
+                               ("watch", "_w", "")), effect=(0, (STEP_STARTED,))))
         ctx.steps += 1
         self.block(s.body, ctx)
         ctx.steps -= 1
@@ -824,20 +832,32 @@ class StmtCompiler:
         p, span = self.cx(s.player, ctx), s.span
         saved = ctx.fresh("active")
 
+        after = [0]
+
         def begin(m, fr):
             env = fr.env
             env[saved] = m.st.active
-            return m.begin_turn(p(m, env), span)
+            began = m.begin_turn(p(m, env), span)
+            if began == REPLACED:           # `instead of turn_started`: the replacement runs in its place
+                env.pop(saved)
+                fr.pc = after[0]
+                return True
+            return began
         ks = self.k(span)
-        ctx.code.emit(begin, span, ("begin_turn", s.player, f" (active player before → {saved})"),
+        ctx.code.emit(begin, span, ("begin_turn", s.player, f" (active player before → {saved}); replaced → ", after),
                       Snippet((f"env[{saved!r}] = m.st.active",
-                               ("watch", f"m.begin_turn({self.gx(s.player, ctx, Gen())}, {ks})", "")),
+                               f"_w = m.begin_turn({self.gx(s.player, ctx, Gen())}, {ks})",
+                               f"if _w == {REPLACED}:",
+                               f"    env.pop({saved!r})",
+                               ("gotow", after, "    "),
+                               ("watch", "_w", "")),
                               # `reset each turn` attributes change as a turn begins
                               effect=(ATTRS if self._resets_each("turn") else 0, (TURN_STARTED,))))
         self.block(s.body, ctx)
         ctx.code.emit(lambda m, fr: m.end_turn(fr.env.pop(saved), span), span,
                       ("end_turn", f"(active player ← {saved})"),
                       Snippet((f"m.end_turn(env.pop({saved!r}), {ks})",), effect=(0, ())))
+        after[0] = ctx.code.here()
 
     def s_SecretStmt(self, s, ctx):
         """Every player in turn makes a secret choice (seeing only their own view, and no other

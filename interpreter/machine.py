@@ -26,7 +26,7 @@ from .memory import lift
 from .program import Program
 from .reads import ATTRS, OUT, ZONES
 from .state import Frame, GameState
-from .triggers import Triggers
+from .triggers import REPLACED, REPLACED_WHERE_DONE, Triggers, replaceable
 from .visibility import card_seers, seers
 
 DEFAULT_MAX_STEPS = MAX_STEPS
@@ -92,6 +92,16 @@ class Machine(Triggers, Decisions):
         # built-in events are raised only when something listens: a trigger, a window, a replacement
         self.listened = set(program.triggers) | set(program.windows_after) | set(program.replacements)
         self.move_triggers = MOVED in self.listened or REVEALED in self.listened
+        # `instead of` the engine's events: which moves and flips it may touch, decided once
+        # (None: none, and a move or flip costs nothing more); the rest are replaced when announced
+        self.move_rep = replaceable(program, MOVED, REVEALED)
+        self.flip_rep = replaceable(program, FLIPPED, REVEALED)
+        self.replacing = False          # inside replace_move / replace_flip: the cards left move as asked
+        if self.move_rep is not None:   # only then does a move ask first (interpreter/triggers.py)
+            self.move = self.replaceable_move
+        if self.flip_rep is not None:
+            self.flip = self.replaceable_flip
+        self.announce_replaced = frozenset(e for e in program.replacements if e not in REPLACED_WHERE_DONE)
         self.when_done = "no rule is left to run"
         self._modifying: set = set()
         # field -> (state version, card -> [(amount, ability)], work): `_from_table`
@@ -569,6 +579,8 @@ class Machine(Triggers, Decisions):
         for p in (who if isinstance(who, list) else [who]):
             if p is None or self.st.out[p]:
                 continue
+            if ELIMINATED in self.prog.replacements and self.replaced(ELIMINATED, {"player": p}):
+                continue                # `instead of eliminated`: the player stays in the game
             self.st.out[p] = True
             self.dirty |= OUT
             self.ver += 1
@@ -666,7 +678,10 @@ class Machine(Triggers, Decisions):
             parts.append(" reset")
             self.log.emit(self, "reset", span, {"period": period, "count": len(changed)}, parts)
 
-    def begin_round(self, name: str, span) -> bool | None:
+    def begin_round(self, name: str, span) -> bool | int | None:
+        """REPLACED when an `instead of round_started` takes the round's place (it does not happen)."""
+        if ROUND_STARTED in self.prog.replacements and self.replaced(ROUND_STARTED, {}):
+            return REPLACED
         self.st.round += 1
         if self.log.on:
             self.log.emit(self, "round", span, {"round": self.st.round}, f"round {self.st.round}: {name}")
@@ -675,7 +690,10 @@ class Machine(Triggers, Decisions):
         if ROUND_STARTED in self.listened:
             return self.announce(ROUND_STARTED, {}, span)
 
-    def begin_step(self, kind: str, name: str, span) -> bool | None:
+    def begin_step(self, kind: str, name: str, span) -> bool | int | None:
+        """REPLACED when an `instead of step_started` takes the step's place (it does not happen)."""
+        if STEP_STARTED in self.prog.replacements and self.replaced(STEP_STARTED, {"step": name}):
+            return REPLACED
         self.st.step_path.append(name)
         if self.log.on:
             self.log.emit(self, kind, span, {"name": name}, f"{kind} {name} begins")
@@ -687,7 +705,10 @@ class Machine(Triggers, Decisions):
         if STEP_ENDED in self.listened:
             return self.announce(STEP_ENDED, {"step": name}, span)
 
-    def begin_turn(self, p, span) -> bool | None:
+    def begin_turn(self, p, span) -> bool | int | None:
+        """REPLACED when an `instead of turn_started` takes the turn's place (it does not happen)."""
+        if TURN_STARTED in self.prog.replacements and self.replaced(TURN_STARTED, {"player": p}):
+            return REPLACED
         self.st.active = p
         if self.log.on:
             self.log.emit(self, "turn", span, {"player": p}, f"{self.log.player_name(p)}'s turn")

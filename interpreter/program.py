@@ -13,6 +13,7 @@ from cardsmith.dsl.types import ANY, CARD, PLAYER, Scope, ref_type
 
 from .compile_expr import ExprCompiler, zone_keys
 from .blocks import Snippet
+from .triggers import REPLACED
 from .compile_stmt import Code, Ctx, StmtCompiler
 from .gen_expr import ExprGen, Gen, Pool
 from . import resolver
@@ -81,8 +82,10 @@ class Program:
         self.windows_after: dict[str, list[int]] = {}
         for w in d.windows:
             code_id = resolver.build_window(self, w)
-            for ev in w.after:
-                self.windows_after.setdefault(ev, []).append(code_id)
+            # `opens at any moment`: after every event, the engine's and the game's (docs/language.md)
+            for ev in (list(BUILTIN_EVENTS) + list(d.events) if w.any_moment else w.after):
+                if code_id not in self.windows_after.get(ev, ()):
+                    self.windows_after.setdefault(ev, []).append(code_id)
         self.triggers: dict[str, list[TriggerEntry]] = {}
         self._index_triggers()
         self.order_keys = self._order_keys()
@@ -110,7 +113,13 @@ class Program:
             rnd = d.rounds[0]
             code = self.new_code(f"round {rnd.name}")
             name, span = rnd.name, rnd.span
-            code.emit(lambda m, fr, name=name, span=span: m.begin_round(name, span), span, ("begin_round", f'"{name}"'))
+            def begin(m, fr, name=name, span=span, code=code):
+                began = m.begin_round(name, span)
+                if began == REPLACED:       # `instead of round_started`: the replacement runs in its place
+                    fr.pc = len(code.ops)
+                    return True
+                return began
+            code.emit(begin, span, ("begin_round", f'"{name}"; replaced → the end of the round'))
             self.stmts.block(rnd.body, Ctx(code, Scope()))
             self.round_code = code.id
         main = self.new_code("game")
@@ -215,6 +224,9 @@ class Program:
             entry = TriggerEntry(ab, code.id, cond, self.blank_of(type_name), cards,
                                  f"instead of {ab.event}", extra=dict(args))
             entry.card_set = frozenset(cards)
+            # `where card = this`: only the card named can be replaced by its own ability (the
+            # machine asks only about moves and flips of those cards: triggers.replaceable)
+            entry.key_param = self._key_param(ab.cond, sc.event_params)
             self.replacements.setdefault(ab.event, []).append(entry)
 
     def _index_modifiers(self) -> None:

@@ -135,6 +135,8 @@ def use(m, player: int, key: str, span) -> None:
     """Pay for the action `key` ("entry:card"), put it on the stack, announce `action_used`."""
     index, _, c = key.partition(":")
     entry, c = m.prog.actions[int(index)], int(c)
+    if ACTION_USED in m.prog.replacements and m.replaced(ACTION_USED, {"card": c, "player": player}):
+        return                  # `instead of action_used`: not paid, not on the stack; the replacement runs
     env = {"$this": c, "$you": player, **entry.extra}
     for cost in entry.costs:
         if cost[0] == "exhaust":
@@ -163,6 +165,8 @@ def resolve_top(m, span) -> None:
     """The top item leaves the stack and resolves (its effect is skipped if it was negated);
     then `resolved` is announced."""
     item = m.st.stack.pop()
+    if RESOLVED in m.prog.replacements and m.replaced(RESOLVED, {"card": item["card"], "negated": item["negated"]}):
+        return                  # `instead of resolved`: it leaves the stack without effect; the replacement runs
     if m.log.on:
         m.log.emit(m, "resolve", span, {"card": m.card_label(item["card"]), "negated": item["negated"]},
                    [m.log.used(m, item["card"], item["label"]),
@@ -186,6 +190,8 @@ def counter(m, card, span) -> None:
         if m.log.on:
             m.log.emit(m, "counter", span, {}, [m.log.card(m, card), " is not on the stack: nothing to counter"])
         return
+    if COUNTERED in m.prog.replacements and m.replaced(COUNTERED, {"card": card}):
+        return                  # `instead of countered`: the item stays on the stack; the replacement runs
     m.st.stack.remove(item)
     if m.log.on:
         m.log.emit(m, "counter", span, {"card": m.card_label(card)},
@@ -213,15 +219,24 @@ def build_window(prog, decl: A.WindowDecl) -> int:
     order = prog.exprs.compile(decl.order, Scope()) if decl.order is not None else None
     span = decl.span
     name = decl.name
+    quiet = decl.any_moment
     ASK = 1
 
     def open_(m, fr):
         env = fr.env
+        if quiet and not m.st.stack and not _anyone_can_answer(m, env):
+            # `opens at any moment`: a moment nobody can answer opens nothing (and is not logged)
+            fr.pc = len(code.ops)
+            return False
         env["$passes"] = 0
         env["$i"] = 0
         m.st.windows += 1
         if m.log.on:
             m.log.emit(m, "window", span, {"name": name}, f"response window {name} opens")
+
+    def _anyone_can_answer(m, env) -> bool:
+        players = order(m, env) if order is not None else m.seat_order()
+        return any(p is not None and not m.st.out[p] and usable(m, p, any_time_only=True) for p in players)
 
     def ask(m, fr):
         env = fr.env
@@ -264,7 +279,9 @@ def build_window(prog, decl: A.WindowDecl) -> int:
         return True
 
     end = [0]           # for the listing only: `ask` jumps to len(code.ops), the end
-    code.emit(open_, span, ("open_window", f'"{name}"; $passes ← 0; $i ← 0'))
+    code.emit(open_, span, ("open_window", f'"{name}"; $passes ← 0; $i ← 0') if not quiet else
+              ("open_window", f'"{name}" if someone can answer or the stack is not empty, else → ', end,
+               "; $passes ← 0; $i ← 0"))
     code.emit(ask, span, ("ask", "the next player in ", decl.order if decl.order is not None else "seat order",
                           ": respond or pass → $resp; all passed: resolve the top of the stack, or when it is "
                           "empty close the window → ", end))

@@ -21,6 +21,31 @@ nothing more than one on the class itself.
 """
 from __future__ import annotations
 
+from cardsmith.dsl.registry import (ACTION_USED, COUNTERED, ELIMINATED, FLIPPED, MOVED, RESOLVED, REVEALED,
+                                    ROUND_STARTED, STEP_STARTED, TURN_STARTED)
+
+# The engine's events whose `instead of` replaces the thing itself (the move, the flip, the
+# elimination, the step ...), decided where the engine does it, before it happens; the others
+# (the game's own events, `step_ended`) are replaced where they are announced.
+REPLACED_WHERE_DONE = frozenset({MOVED, FLIPPED, REVEALED, ELIMINATED, COUNTERED, STEP_STARTED, TURN_STARTED,
+                                 ROUND_STARTED, ACTION_USED, RESOLVED})
+# what a flow event's begin instruction gets back when a replacement took the step, turn or round's place
+REPLACED = 2
+
+
+def replaceable(prog, *events):
+    """Which cards' moves (or flips) an `instead of` one of `events` may touch, decided once from
+    the program's index of replacements: None (none: the move costs nothing more), True (any
+    card: some replacement is not pinned to its own card by `where card = this`), or the set of
+    the cards whose own replacement may apply."""
+    cards: set = set()
+    for event in events:
+        for entry in prog.replacements.get(event, ()):
+            if entry.key_param != "card":
+                return True
+            cards |= entry.card_set
+    return frozenset(cards) if cards else None
+
 
 class Triggers:
     """Events, triggers and replacements of the step machine (see the module docstring)."""
@@ -33,7 +58,7 @@ class Triggers:
         """Raise `event` once for each set of parameters, as one moment: the triggers of all of
         them are ordered together (two Battle Modifiers revealed by one flip resolve by their
         number, whatever their order in the flip)."""
-        if event in self.prog.replacements and len(param_sets) == 1 and self.replace(event, param_sets[0], span):
+        if event in self.announce_replaced and len(param_sets) == 1 and self.replace(event, param_sets[0], span):
             return True                 # replaced: the event does not happen
         if self.tally is not None:      # a simulation's `measure ... counts event`
             self.tally.announced(event, len(param_sets))
@@ -44,10 +69,12 @@ class Triggers:
         windows = self.prog.windows_after.get(event)
         opened = None
         if windows and not self.st.windows:
-            # the window opens once the triggers of the event have resolved: below them
+            # the window opens once the triggers of the event have resolved: below them; once
+            # for the moment (a move that reveals raises two events, and asks the players once)
             for code_id in reversed(windows):
-                self.push(code_id, {})
-            opened = True
+                if not self._window_waiting(code_id):
+                    self.push(code_id, {})
+                    opened = True
         entries = self.triggers.get(event)
         if not entries:
             return opened
@@ -67,23 +94,137 @@ class Triggers:
             self.push(entry.code_id, env)
         return True
 
+    def _window_waiting(self, code_id: int) -> bool:
+        """Whether the window is already waiting to open after this moment: pushed by the
+        statement running now (the frames it pushed are those above it not yet begun)."""
+        for fr in reversed(self.st.frames):
+            if fr.pc:
+                return False
+            if fr.code_id == code_id:
+                return True
+        return False
+
     def replace(self, name: str, params: dict, span) -> bool:
         """If an `instead of <name>` ability applies, run it in place of the procedure or event.
         Each replacement applies once to an event: inside it, the rule it replaced (and any
         further call of it) can still be replaced by the others, in the declared trigger order."""
-        applied = params.get("$replaced") or []       # [[code id, card], ...] already applied
+        hit = self.replacement(name, params)
+        if hit is None:
+            return False
+        self.push_replacement(hit)
+        return True
+
+    def replacement(self, name: str, params: dict):
+        """The `instead of <name>` ability that applies to `params` now (ready to push, and logged),
+        or None. Those already applied are left out: the ones named in `params` (a procedure's
+        call carries them) or, for an event, in the rule running now (a replacement's own block
+        that does the replaced thing again, changed: `move this to to_zone face down`)."""
+        applied = params.get("$replaced")
+        if applied is None:
+            frames = self.st.frames
+            applied = frames[-1].env.get("$replaced") if frames else None
+        applied = applied or []         # [[code id, card], ...] already applied
         fired: list = []
         self._collect(self.prog.replacements[name], params, fired)
         fired = [f for f in fired if [f[0].code_id, f[1]] not in applied]
         if not fired:
-            return False
+            return None
         entry, c, seat, env = self._order(fired)[0] if len(fired) > 1 else fired[0]
         env["$replaced"] = list(applied) + [[entry.code_id, c]]
         if self.log.on:
             self.log.emit(self, "instead", entry.ability.span, {"card": self.card_label(c), "player": seat,
                                                                 "replaces": name},
                           [f"instead of {name}: ", self.log.card(self, c), f" of {self.log.player_name(seat)} applies"])
-        self.push(entry.code_id, env)
+        return entry.code_id, env
+
+    def push_replacement(self, hit) -> bool:
+        return self.push(hit[0], hit[1])
+
+    def replaced(self, name: str, params: dict) -> bool:
+        """`instead of` an engine event (a step, turn or round beginning, an elimination, a
+        counter, an action used, an item resolving): True when a replacement takes its place
+        (it is pushed, to run next); the caller then does not do the thing."""
+        if name not in self.prog.replacements:
+            return False
+        return self.replace(name, params, None)
+
+    # ------------------------------------------------------------------ moves and flips replaced
+    # A game with an `instead of moved` / `revealed` (or `flipped`) ability has these bound as
+    # its machine's `move` (`flip`); any other game's moves and flips run as before, asking nothing.
+    def replaceable_move(self, cards: list, key, place: str, face, span) -> bool | None:
+        rep = self.move_rep
+        if cards and not self.replacing and (rep is True or not rep.isdisjoint(cards)):
+            return self.replace_move(cards, key, place, face, span)
+        return type(self).move(self, cards, key, place, face, span)
+
+    def replaceable_flip(self, cards: list, up: bool, span) -> bool | None:
+        rep = self.flip_rep
+        if cards and not self.replacing and (rep is True or not rep.isdisjoint(cards)):
+            return self.replace_flip(cards, up, span)
+        return type(self).flip(self, cards, up, span)
+
+    def replace_move(self, cards: list, key, place: str, face, span) -> bool:
+        """`instead of moved` / `instead of revealed` (docs/language.md, "`instead of`: replacement
+        effects"): each card's move is looked at alone, where the card is before it moves. A card
+        whose move is replaced stays where it is; one whose reveal is replaced moves face down;
+        the others move together, as one moment. Then the replacements run, the first card's
+        first, before what the moment set off."""
+        reps = self.prog.replacements
+        st = self.st
+        card_zone, face_up = st.card_zone, st.face_up
+        info = self.zone_info.get(key)
+        public = info is not None and info[2]
+        reveal = REVEALED in reps and public and face != "down"
+        moving, down, hits = [], [], []
+        for c in cards:
+            if MOVED in reps:
+                hit = self.replacement(MOVED, {"card": c, "from_zone": card_zone[c], "to_zone": key})
+                if hit is not None:
+                    hits.append(hit)
+                    continue
+            if reveal and (face == "up" or face_up[c]) and not (face_up[c] and self.zone_info[card_zone[c]][2]):
+                hit = self.replacement(REVEALED, {"card": c})
+                if hit is not None:
+                    hits.append(hit)
+                    down.append(c)
+                    continue
+            moving.append(c)
+        self.replacing = True
+        try:
+            if moving:
+                self.move(moving, key, place, face, span)
+            if down:
+                self.move(down, key, place, "down", span)
+        finally:
+            self.replacing = False
+        for hit in reversed(hits):
+            self.push_replacement(hit)
+        return True
+
+    def replace_flip(self, cards: list, up: bool, span) -> bool:
+        """`instead of flipped` / `instead of revealed` for a flip: a card whose flip (or, face up
+        in a public zone, whose reveal) is replaced is not turned; the others turn together."""
+        reps = self.prog.replacements
+        st = self.st
+        turning, hits = [], []
+        for c in cards:
+            if st.face_up[c] == up:
+                continue                # already that way: nothing would happen
+            hit = self.replacement(FLIPPED, {"card": c}) if FLIPPED in reps else None
+            if hit is None and up and REVEALED in reps and self.zone_info[st.card_zone[c]][2]:
+                hit = self.replacement(REVEALED, {"card": c})
+            if hit is not None:
+                hits.append(hit)
+            else:
+                turning.append(c)
+        self.replacing = True
+        try:
+            if turning:
+                self.flip(turning, up, span)
+        finally:
+            self.replacing = False
+        for hit in reversed(hits):
+            self.push_replacement(hit)
         return True
 
     def _collect(self, entries, params: dict, fired: list) -> None:

@@ -87,7 +87,8 @@ class PhaseDiagram:
         self.calls: list[str] = []        # procedures being walked (no recursion)
         self.windows: dict[str, list[str]] = {}
         for w in decls.windows:
-            for ev in w.after:
+            # a window open at any moment is drawn where a rulebook would point at it: as each step begins
+            for ev in (("step_started",) if w.any_moment else w.after):
                 self.windows.setdefault(ev, []).append(w.name)
 
     # ---------------------------------------------------------------- graph helpers

@@ -722,9 +722,13 @@ def describe_Replacement(ab: A.Replacement, ctx: Ctx) -> Line:
         head = f"If {BUILTIN_WOULD[ab.event]}"
     else:
         head = f"If {_event_phrase(ab.event)} would happen"
+    if ab.event == "step_ended" and ab.event not in ctx.decls.events:
+        head = "When a step ends"       # its end cannot be undone: what the end would set off is replaced
     if ab.cond is not None:
         head += f" and {cond(ab.cond, inner)}"
     docs, body = _docs_first(ab.body)
+    if head.startswith("When a step ends"):
+        return Line(head + ", nothing waiting for that end happens; instead:", tuple(docs + describe_block(body, inner)))
     return Line(head + ", it does not; instead:", tuple(docs + describe_block(body, inner)))
 
 

@@ -619,8 +619,12 @@ class BookBuilder:
             s = self.sub(sec, f"Response window \u201c{E.clean(w.name)}\u201d")
             if w.docs:
                 s.blocks.append(prose(w.docs))
-            lines = [E.Line("It opens after " + E.join_and([E.event_phrase(ev, self.ctx).removesuffix(" happens")
-                                                             for ev in w.after], "or") + ".")]
+            if w.any_moment:        # `opens at any moment` (docs/language.md, "response window")
+                lines = [E.Line("It opens at any moment: as each step begins and after anything happens, once "
+                                "what that set off has resolved, whenever a player can answer.")]
+            else:
+                lines = [E.Line("It opens after " + E.join_and([E.event_phrase(ev, self.ctx).removesuffix(" happens")
+                                                                 for ev in w.after], "or") + ".")]
             if w.order is not None:
                 lines.append(E.Line(f"The players answer in this order: {E.np(w.order, self.ctx)}."))
             s.blocks.append(rules(lines))
