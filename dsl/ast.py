@@ -375,12 +375,76 @@ class Modulo:
     right: "Expr"
 
 
+@dataclass(frozen=True, slots=True)
+class NumberRange:
+    """`numbers from 0 to k` — the whole numbers from the first to the second, both included"""
+    span: Span
+    low: "Expr"
+    high: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class PositionIn:
+    """`the position of c in your row` — where an element stands in a list or a zone, from 1; none if absent"""
+    span: Span
+    item: "Expr"
+    coll: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class CardFrom:
+    """`the card 3 from the top of your deck` — counted from 1 at that end; none past the other"""
+    span: Span
+    index: "Expr"
+    place: str
+    zone: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class Otherwise:
+    """`highest(bids) otherwise 0` — the left value, or the right one where the left is none"""
+    span: Span
+    value: "Expr"
+    default: "Expr"
+
+
+# ---- combinations (issue 18): searches over groups of a collection's elements, bounded by
+# MAX_COMBINATIONS (dsl/bounds.py), in a fixed order
+@dataclass(frozen=True, slots=True)
+class GroupsOf:
+    """`the groups of 3 cards from cards in your hand` — every way to take that many elements,
+    each group in the collection's order, the groups in lexicographic order of positions"""
+    span: Span
+    size: "Expr"
+    noun: str | None        # "cards", "players", ... as written, or None
+    coll: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class SubsetsOf:
+    """`the subsets of cards in your hand` — every group of one or more elements: the smaller
+    first, then in lexicographic order of positions"""
+    span: Span
+    coll: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class BestArrangement:
+    """`the best arrangement of cards in your hand into groups where is_meld(it) by sum(rank of it)`
+    — groups with no element in common, each passing the test, whose scores add up to the most"""
+    span: Span
+    coll: "Expr"
+    cond: "Expr"
+    score: "Expr"
+
+
 Expr = Union[Num, Text, Bool, Nothing, Name, Call, FieldAccess, Possessive, Your, FieldOf,
              CardsIn, EveryZone, TopCard, TopCards, ActivePlayer, This, You, SeatPlayer, WinnersExpr, StackExpr, PlayersExpr,
              AllPlayers, Opponents, ListExpr, WhereExpr, ExprMap, OrChain, AndChain, NotOp,
              Compare, IsEmpty, IsIn, IsA, Arith, Neg,
              IsFace, HasKeyword, CondExpr, ItemOf, RandomPick, RandomNumber, SortedExpr, CurrentStep,
-             SeatOf, SeatExpr, SeatsFrom, Modulo]
+             SeatOf, SeatExpr, SeatsFrom, Modulo, NumberRange, PositionIn, CardFrom, Otherwise,
+             GroupsOf, SubsetsOf, BestArrangement]
 
 # ============================================================== statements
 
@@ -548,6 +612,15 @@ class SkipStmt:
 
 
 @dataclass(frozen=True, slots=True)
+class ResolveStmt:
+    """`resolve the text of c` / `resolve c's text` — runs the card's `text:` ability, c as `this`;
+    `resolve the text of c for p` — with p as `you`"""
+    span: Span
+    card: "Expr"
+    player: "Expr | None" = None
+
+
+@dataclass(frozen=True, slots=True)
 class ExpectStmt:
     """`expect count(cards in first(players)'s discard) = 4` (scenarios)"""
     span: Span
@@ -564,18 +637,45 @@ class GiveStmt:
 
 @dataclass(frozen=True, slots=True)
 class SayStmt:
-    """`say "cannot add any card"` — a line in the explained log."""
+    """`say "cannot add any card"`, `say "Totals:", total(a), total(b)` — a line in the explained
+    log: the text, then each value in words."""
     span: Span
     text: str
+    values: tuple["Expr", ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class PlayStmt:
-    """`play setup`, `play 3 rounds`, `play until count(players) = 1`, `play to the end` (scenarios)"""
+    """`play setup`, `play 3 rounds`, `play until count(players) = 1`, `play until step "Battle"`,
+    `play to the end` (scenarios)"""
     span: Span
-    kind: str                 # "setup" | "rounds" | "until" | "end"
+    kind: str                 # "setup" | "rounds" | "until" | "until_step" | "end"
     count: int = 0
     cond: "Expr | None" = None
+    step: str = ""            # the step `play until step "..."` stops at
+
+
+@dataclass(frozen=True, slots=True)
+class ExpectEventStmt:
+    """`expect event moved where to_zone = graveyard happened`, `... did not happen`,
+    `expect event step_started where step = "Draw" happened before event round_started` (scenarios):
+    what the game's events so far hold. `cond` and `before_cond` read the event's parameters."""
+    span: Span
+    event: str
+    cond: "Expr | None"
+    how: str                  # "happened" | "not" | "before"
+    before_event: str = ""
+    before_cond: "Expr | None" = None
+
+
+@dataclass(frozen=True, slots=True)
+class StackDeckStmt:
+    """`stack seat 1's deck with "Axe Pilot", "Moss Hulk" on top` (scenarios): the cards named,
+    found in that zone, go on its top (the first named on top) or bottom (the first at the bottom)."""
+    span: Span
+    zone: "Expr"
+    names: tuple["Expr", ...]
+    place: str                # "top" | "bottom"
 
 
 @dataclass(frozen=True, slots=True)
@@ -702,9 +802,9 @@ class ChooseOneStmt:
 
 Stmt = Union[DocItem, MoveStmt, ShuffleStmt, FlipStmt, SetStmt, AddStmt, SubtractStmt, LetStmt,
              ChooseStmt, AnnounceStmt, EliminateStmt, WinStmt, DrawGameStmt, StopStmt, CallStmt,
-             RollStmt, CounterStmt, NegateStmt, SkipStmt, ExpectStmt, GiveStmt, SayStmt, PlayStmt, IfStmt,
+             RollStmt, CounterStmt, NegateStmt, SkipStmt, ExpectStmt, GiveStmt, SayStmt, PlayStmt, ExpectEventStmt, StackDeckStmt, IfStmt,
              ForStmt, RepeatStmt, WhileStmt, TimesStmt, StepStmt, TurnStmt, MayStmt, TakeActionsStmt,
-             SecretStmt, ChooseOneStmt, ChooseManyStmt, ScoreWinStmt, LookStmt]
+             SecretStmt, ChooseOneStmt, ChooseManyStmt, ScoreWinStmt, LookStmt, ResolveStmt]
 Block = tuple[Stmt, ...]
 
 # ============================================================== abilities
@@ -756,7 +856,15 @@ class Replacement:
     body: Block
 
 
-Ability = Union[Triggered, Activated, StaticMod, Replacement]
+@dataclass(frozen=True, slots=True)
+class CardText:
+    """`text: add 2 to your gold` — what the card does when a rule resolves it (`resolve the
+    text of c`): an event card's effect. Never triggered; one per card."""
+    span: Span
+    body: Block
+
+
+Ability = Union[Triggered, Activated, StaticMod, Replacement, CardText]
 
 # ============================================================== declarations
 
@@ -841,7 +949,7 @@ class ZoneDecl:
     name: str
     per_player: bool
     ordered: bool
-    visibility: str          # "hidden" | "owner" | "public"
+    visibility: str          # "hidden" | "owner" | "others" (all but its owner) | "public"
     capacity: int | None
     doc: str | None
     label: str | None = None            # the display name for the rulebook: `zone pile "Draw pile": ...`
@@ -849,9 +957,13 @@ class ZoneDecl:
 
 @dataclass(frozen=True, slots=True)
 class TableRow:
-    """`| "Scout" | red | 3 | yes | 1 |`"""
+    """`| "Scout" | red | 3 | yes | 1 |`, and under it, indented, the row's own doc strings,
+    abilities and keywords (`text: add 2 to your gold`), as a card block has them."""
     span: Span
     cells: tuple[Expr | None, ...]
+    docs: tuple[str, ...] = ()
+    abilities: tuple["Ability", ...] = ()
+    keywords: tuple["KeywordUse", ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -956,10 +1068,12 @@ class RoundDecl:
 
 @dataclass(frozen=True, slots=True)
 class EndCheckDecl:
-    """`as soon as count(players) = 1: first(players) wins` — checked after every change."""
+    """`as soon as count(players) = 1: first(players) wins` — checked after every change;
+    `as soon as ..., named "Last one standing":` can be overridden in a variant by that name."""
     span: Span
     cond: Expr
     body: Block
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1020,7 +1134,7 @@ class ValueDecl:
 
 @dataclass(frozen=True, slots=True)
 class WindowDecl:
-    """`response window "Answers": opens after action_used ...`"""
+    """`response window "Answers": opens after action_used ...` (or `opens at any moment`)"""
     span: Span
     name: str
     after: tuple[str, ...]
@@ -1089,11 +1203,13 @@ class OverrideDecl:
 
 @dataclass(frozen=True, slots=True)
 class ScenarioDecl:
-    """`scenario "A tie goes to War" with 2 players: ...` — a rules test written in the language."""
+    """`scenario "A tie goes to War" with 2 players and seed 7: ...` — a rules test written in the
+    language (`seed`: its own seed, else the one `cardsmith test` is given)."""
     span: Span
     name: str
     players: int | None
     body: Block
+    seed: int | None = None
 
 
 Decl = Union[GameDecl, EnumDecl, CardTypeDecl, AttrsDecl, ZoneDecl, CardTable, CardDecl, DieDecl,

@@ -299,11 +299,12 @@ def _table_rows(lines: list[_Line], original: str) -> dict[int, str]:
     while i < len(lines):
         if lines[i].kind == "code" and lines[i].tokens[0].text == "|":
             group, j = [], i
-            while j < len(lines) and (lines[j].kind in ("blank", "comment") or
+            while j < len(lines) and (lines[j].kind in ("blank", "comment", "more") or
                                       (lines[j].kind == "code" and lines[j].tokens[0].text == "|"
-                                       and lines[j].level == lines[i].level)):
-                if lines[j].kind == "code":
-                    group.append(j)
+                                       and lines[j].level == lines[i].level)
+                                      or (lines[j].kind == "code" and lines[j].level > lines[i].level)):
+                if lines[j].kind == "code" and lines[j].level == lines[i].level:
+                    group.append(j)         # a row; what is indented under a row is its own
                 j += 1
             rows = {k: _cells(lines[k].tokens, original) for k in group}
             if all(r is not None and not lines[k].cont_after for k, r in rows.items()):

@@ -180,6 +180,7 @@ TABLE: tuple[Problem, ...] = (
                 'card "Scout": Unit in deck\n    when = 1\n',
                 'define early(p) as seat < 3\n',
                 'setup:\n    let n be count(cards) + 1\n',
+                'setup:\n    let top be 3\n    let y be top + 1\n',
             ), by_state=False,
             notes=("the words of the language are listed in docs/language.md, 'Words of the language'",)),
     Problem("E0022", "{found} without parameters is written without brackets",
@@ -287,6 +288,9 @@ def _explain(error, here: "_Text", parse_example, open_brackets, parser) -> Diag
     if open_brackets and (token.type in ("$END", "_DEDENT", "_INDENT")
                           or here.starts_later_line(token.line, token.column, open_brackets[-1])):
         return _bracket(PROBLEMS["E0012"], open_brackets[-1], here)
+    given = _named_by_let(here, parser, token.line)
+    if given is not None:
+        return given
     reserved = _reserved_word(token, here, parser)
     if reserved is not None:
         return reserved
@@ -357,6 +361,8 @@ def _reserved_word(token: Token, here: "_Text", parser) -> Diagnostic | None:
         return None
     line = here.line(token.line)
     before = line[:max(token.column - 1, 0)].rstrip(" \t")
+    if before.endswith(":"):        # a field `text: number`: `text:` opens a card's text
+        before = before[:-1].rstrip(" \t")
     start = len(before)
     while start > 0 and (before[start - 1].isalnum() or before[start - 1] == "_"):
         start -= 1
@@ -380,6 +386,74 @@ def _reserved_word(token: Token, here: "_Text", parser) -> Diagnostic | None:
     other = _OTHER_NAMES.get(word, f"{word}_no")
     return _diagnostic(PROBLEMS["E0021"], here.span(token.line, start + 1, start + 1 + len(word)),
                        found=f"'{word}'", expected=f"'{other}'")
+
+
+# `let top be ...`, `for each top in ...`, `p chooses top from ...`: where a rule gives a value a name
+_GIVES_NAME = re.compile(r"\b(?:let\s+([A-Za-z_]\w*)\s+be|for\s+each\s+([A-Za-z_]\w*)\s+in|"
+                         r"chooses\s+([A-Za-z_]\w*)\s+from)\b")
+_unreadable: dict[int, frozenset[str]] = {}
+
+
+def unreadable_names(parser) -> frozenset[str]:
+    """The words of the language that, given as a name (`let top be 3`), cannot be read back as
+    that name: where an expression starts, the grammar reads them as the word (`top card of`,
+    `seat 1`, `players`). Found by the parser itself, once per parser: `let x be <word>` must
+    parse to a bare name."""
+    key = id(parser)
+    if key not in _unreadable:
+        out = set()
+        for word in _words_of(parser):
+            try:
+                tree = parser.parse(f"setup:\n    let x be {word}\n")
+            except Exception:       # noqa: BLE001 - any failure means the word cannot stand there
+                out.add(word)
+                continue
+            lets = list(tree.find_data("let_stmt"))
+            value = lets[0].children[1] if lets and len(lets[0].children) > 1 else None
+            while hasattr(value, "children") and len(value.children) == 1 and value.data != "name":
+                value = value.children[0]       # or_chain > and_chain > arith > ... > name
+            if getattr(value, "data", None) != "name":
+                out.add(word)
+        _unreadable[key] = frozenset(out)
+    return _unreadable[key]
+
+
+def names_given(text: str, parser, words=None) -> list[tuple[int, int, str]]:
+    """(line, column, word) of every `let` / `for each` / `chooses` name in `text` that is a word of
+    the language no expression can read back (`unreadable_names`)."""
+    found = []
+    for number, line in enumerate(text.split("\n"), 1):
+        if "let" not in line and "each" not in line and "chooses" not in line:
+            continue
+        for match in _GIVES_NAME.finditer(line):
+            group = next(g for g in (1, 2, 3) if match.group(g) is not None)
+            word = match.group(group)
+            if words is None:
+                words = _words_of(parser)
+            if word in words and word in unreadable_names(parser):
+                found.append((number, match.start(group) + 1, word))
+    return found
+
+
+def reserved_name(line: int, column: int, word: str, path: str, text: str) -> Diagnostic:
+    """E0021 at the name a `let` (or `for each`, `chooses`) gives, when it is a word of the language."""
+    other = _OTHER_NAMES.get(word, f"{word}_no")
+    return _diagnostic(PROBLEMS["E0021"], _Text(text, path).span(line, column, column + len(word)),
+                       found=f"'{word}'", expected=f"'{other}'",
+                       message=f"'{word}' is a word of the language, so it can't name a value: "
+                               f"where the rules read '{word}' they read the word, not this value")
+
+
+def _named_by_let(here: "_Text", parser, upto: int) -> Diagnostic | None:
+    """E0021 at `let top be ...` when a later line fails where it reads `top`: the mistake is the
+    name, not the line that stumbles on it."""
+    if parser is None:
+        return None
+    failing = here.line(upto)
+    for line, column, word in names_given("\n".join(here.lines[:upto]), parser):
+        if re.search(rf"\b{re.escape(word)}\b", failing):
+            return reserved_name(line, column, word, here.path, here.text)
+    return None
 
 
 _EMPTY_BRACKETS = re.compile(r"\s*(keyword|event)\s+([A-Za-z_]\w*)\s*\(\s*\)\s*(:?)")

@@ -5,6 +5,7 @@ Each method is named for the grammar rule (or alias) it converts.
 from __future__ import annotations
 
 import textwrap
+from typing import get_args
 
 from lark import Token, Transformer, Tree, v_args
 
@@ -16,6 +17,7 @@ from .source import Span
 # More digits than this can only be over MAX_NUMBER: such a literal is refused before int()
 # sees it (Python refuses to convert more than 4,300 digits, and a long one is slow).
 _MAX_DIGITS = len(str(MAX_NUMBER))
+_ABILITIES = get_args(A.Ability)         # when, action, modify, instead of, text
 
 
 def unquote(raw: str) -> str:
@@ -193,7 +195,7 @@ class ToAst(Transformer):
             self._span(meta), name,
             tuple(i for i in items if isinstance(i, A.FieldDecl)),
             self._docs(items), blank,
-            tuple(i for i in items if isinstance(i, (A.Triggered, A.Activated, A.StaticMod, A.Replacement))),
+            tuple(i for i in items if isinstance(i, _ABILITIES)),
             tuple(i for i in items if isinstance(i, A.KeywordUse)))
 
     def blank_item(self, meta, ch):
@@ -267,6 +269,8 @@ class ToAst(Transformer):
                 visibility = words[0]
             elif words == ["owner", "only"]:
                 visibility = "owner"
+            elif words == ["seen", "by", "the", "others"]:
+                visibility = "others"       # every player but the zone's owner
             elif words[:2] == ["at", "most"]:
                 capacity = self._int(item[2])
         return A.ZoneDecl(self._span(meta), name, per_player, ordered, visibility, capacity, doc, label)
@@ -284,7 +288,16 @@ class ToAst(Transformer):
         return tuple(self._names(ch))
 
     def table_row(self, meta, ch):
-        return A.TableRow(self._span(meta), tuple(ch))
+        """The cells, then what is indented under the row: its doc strings, abilities, keywords."""
+        own = (A.DocItem, A.KeywordUse) + _ABILITIES
+        cells = tuple(c for c in ch if not isinstance(c, own))
+        items = [c for c in ch if isinstance(c, own)]
+        span = self._span(meta)
+        if items:       # the row's own line, not its block
+            ends = [c.span.end_column for c in cells if c is not None and c.span.line == span.line]
+            span = Span(span.path, span.line, span.column, span.line, max(ends, default=span.column + 1))
+        return A.TableRow(span, cells, self._docs(items), tuple(i for i in items if isinstance(i, _ABILITIES)),
+                          tuple(i for i in items if isinstance(i, A.KeywordUse)))
 
     def cell(self, meta, ch):
         return ch[0] if ch else None
@@ -296,7 +309,7 @@ class ToAst(Transformer):
         return A.CardDecl(
             self._span(meta), name, type_name, zone,
             tuple(i for i in items if isinstance(i, A.FieldValue)), self._docs(items),
-            tuple(i for i in items if isinstance(i, (A.Triggered, A.Activated, A.StaticMod, A.Replacement))),
+            tuple(i for i in items if isinstance(i, _ABILITIES)),
             tuple(i for i in items if isinstance(i, A.KeywordUse)))
 
     def field_value(self, meta, ch):
@@ -330,7 +343,7 @@ class ToAst(Transformer):
         items = rest[1:] if params or (rest and isinstance(rest[0], tuple)) else rest
         return A.KeywordDecl(
             self._span(meta), name, params, self._docs(items),
-            tuple(i for i in items if isinstance(i, (A.Triggered, A.Activated, A.StaticMod, A.Replacement))),
+            tuple(i for i in items if isinstance(i, _ABILITIES)),
             tuple(i for i in items if isinstance(i, A.FieldDecl)))
 
     def keyword_use(self, meta, ch):
@@ -338,6 +351,9 @@ class ToAst(Transformer):
         return A.KeywordUse(self._span(meta), str(ch[0]), tuple(args))
 
     # ----------------------------------------------------------------- abilities
+    def card_text(self, meta, ch):
+        return A.CardText(self._span(meta), ch[-1])
+
     def triggered(self, meta, ch):
         cond = ch[1] if len(ch) == 3 else None
         return A.Triggered(self._span(meta), str(ch[0]), cond, ch[-1])
@@ -418,7 +434,8 @@ class ToAst(Transformer):
         return A.ValueDecl(self._span(meta), str(ch[0]), ch[1])
 
     def end_check_decl(self, meta, ch):
-        return A.EndCheckDecl(self._span(meta), ch[0], ch[1])
+        name = self._text(ch[1]) if len(ch) == 3 else None
+        return A.EndCheckDecl(self._span(meta), ch[0], ch[-1], name)
 
     def trigger_order_decl(self, meta, ch):
         return A.TriggerOrderDecl(self._span(meta), tuple(ch))
@@ -458,8 +475,15 @@ class ToAst(Transformer):
         return A.StackDecl(self._span(meta), self._text(ch[0]), self._docs(ch[1:]))
 
     def scenario_decl(self, meta, ch):
-        players = self._players(ch[1]) if len(ch) == 3 else None
-        return A.ScenarioDecl(self._span(meta), self._text(ch[0]), players, ch[-1])
+        options = dict(o for o in ch[1:-1])
+        return A.ScenarioDecl(self._span(meta), self._text(ch[0]), options.get("players"), ch[-1],
+                              options.get("seed"))
+
+    def scenario_players(self, meta, ch):
+        return ("players", self._players(ch[0]))
+
+    def scenario_seed(self, meta, ch):
+        return ("seed", self._int(ch[0]))
 
     # ----------------------------------------------------------------- statements
     def block(self, meta, ch):
@@ -548,6 +572,9 @@ class ToAst(Transformer):
     def skip_stmt(self, meta, ch):
         return A.SkipStmt(self._span(meta), self._text(ch[0]))
 
+    def resolve_stmt(self, meta, ch):
+        return A.ResolveStmt(self._span(meta), ch[0], ch[1] if len(ch) > 1 else None)
+
     def expect_stmt(self, meta, ch):
         return A.ExpectStmt(self._span(meta), ch[0])
 
@@ -555,13 +582,32 @@ class ToAst(Transformer):
         return A.GiveStmt(self._span(meta), ch[0], ch[1])
 
     def log_stmt(self, meta, ch):
-        return A.SayStmt(self._span(meta), self._text(ch[0]))
+        return A.SayStmt(self._span(meta), self._text(ch[0]), tuple(ch[1:]))
+
+    def event_pattern(self, meta, ch):
+        return (str(ch[0]), ch[1] if len(ch) > 1 else None)
+
+    def expect_event_stmt(self, meta, ch):
+        (event, cond), later = ch[0], (ch[1] if len(ch) > 1 else None)
+        if later is None:
+            return A.ExpectEventStmt(self._span(meta), event, cond, "happened")
+        return A.ExpectEventStmt(self._span(meta), event, cond, "before", later[0], later[1])
+
+    def expect_event_not(self, meta, ch):
+        event, cond = ch[0]
+        return A.ExpectEventStmt(self._span(meta), event, cond, "not")
+
+    def stack_deck_stmt(self, meta, ch):
+        return A.StackDeckStmt(self._span(meta), ch[0], tuple(ch[1:-1]), ch[-1])
 
     def play_setup(self, meta, ch):
         return A.PlayStmt(self._span(meta), "setup")
 
     def play_rounds(self, meta, ch):
         return A.PlayStmt(self._span(meta), "rounds", self._int(ch[0]))
+
+    def play_until_step(self, meta, ch):
+        return A.PlayStmt(self._span(meta), "until_step", step=self._text(ch[0]))
 
     def play_until(self, meta, ch):
         return A.PlayStmt(self._span(meta), "until", 0, ch[0])
@@ -747,6 +793,22 @@ class ToAst(Transformer):
     def random_number(self, meta, ch):
         return A.RandomNumber(self._span(meta), ch[0], ch[1])
 
+    # ---- numbers as options, positions, defaults (issue 18)
+    def number_range(self, meta, ch):
+        return A.NumberRange(self._span(meta), ch[0], ch[1])
+
+    def position_in(self, meta, ch):
+        return A.PositionIn(self._span(meta), ch[0], ch[1])
+
+    def card_from(self, meta, ch):
+        return A.CardFrom(self._span(meta), ch[0], str(ch[1]), ch[2])
+
+    def otherwise(self, meta, ch):
+        node, span = ch[0], self._span(meta)
+        for default in ch[1:]:
+            node = A.Otherwise(span, node, default)
+        return node
+
     def sort_key(self, meta, ch):
         return A.SortKey(self._span(meta), ch[0], ch[1] == "highest")
 
@@ -854,6 +916,20 @@ class ToAst(Transformer):
 
     def opponents(self, meta, ch):
         return A.Opponents(self._span(meta))
+
+    def groups_of(self, meta, ch):
+        size, rest = ch[0], ch[1:]
+        noun = str(rest[0][0]) if len(rest) == 2 else None
+        return A.GroupsOf(self._span(meta), size, noun, rest[-1])
+
+    def group_noun(self, meta, ch):
+        return ch
+
+    def subsets_of(self, meta, ch):
+        return A.SubsetsOf(self._span(meta), ch[0])
+
+    def arrangement_expr(self, meta, ch):
+        return A.BestArrangement(self._span(meta), ch[0], ch[1], ch[2])
 
     def list_expr(self, meta, ch):
         return A.ListExpr(self._span(meta), tuple(ch))

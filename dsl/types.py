@@ -621,6 +621,12 @@ class Typer:
             lt = self.infer(e.left, sc)
             if is_list(lt):
                 return self._join(e, lt, sc)
+            if lt == ANY:       # a parameter not known yet (`define lanes(zs) as zs + [box]`)
+                rt = self.infer(e.right, sc)
+                if is_list(rt):
+                    return rt
+                self._number(e.right, rt)
+                return NUMBER
             self._number(e.left, lt)
             self.want(e.right, NUMBER, sc)
             return NUMBER
@@ -697,7 +703,15 @@ class Typer:
 
     def t_ItemOf(self, e, sc):
         self.want(e.index, NUMBER, sc)
-        return self._want_list(e.coll, sc, "'item ... of'")
+        t = self._want_list(e.coll, sc, "'item ... of'")
+        if (isinstance(e.coll, A.Name) and isinstance(e.index, A.Num)
+                and self.typing.kinds.get((sc.instance, id(e.coll))) == "enum"):
+            members = self.d.enums[e.coll.name].members       # `item 14 of Rank`: an enum has no gaps
+            if not 1 <= e.index.value <= len(members):
+                self.report("E0415", f"'{e.coll.name}' has {len(members)} members: there is no member "
+                            f"{e.index.value}", e.index.span,
+                            f"count from 1 to {len(members)}: item 1 of {e.coll.name} is {members[0]}")
+        return t
 
     def t_RandomPick(self, e, sc):
         t = self._want_list(e.coll, sc, f"'random {e.noun} from'")
@@ -752,6 +766,67 @@ class Typer:
         self.want(e.right, NUMBER, sc)
         return NUMBER
 
+    # ------------------------------------------------------------------ issue 18's expressions
+    def t_NumberRange(self, e, sc):
+        self.want(e.low, NUMBER, sc)
+        self.want(e.high, NUMBER, sc)
+        return list_of(NUMBER)
+
+    def t_PositionIn(self, e, sc):
+        it = self.infer(e.item, sc)
+        ct = self.infer(e.coll, sc)
+        if ct == ZONE:
+            ct = list_of(CARD)
+        elif ct == list_of(ZONE):
+            self.report("E0403", "'the position of ... in' looks into one zone, but this is a list of zones",
+                        e.coll.span, "name one player's zone: the position of c in p's row")
+            return NUMBER
+        if not is_list(ct) and ct != ANY:
+            self.report("E0404", f"'the position of ... in' needs a list or a zone, but this is {show(ct)}",
+                        e.coll.span, "a collection is e.g. players, cards in a zone, an enum, or a list [a, b]")
+        elif is_list(ct) and not compatible(it, ct[1]):
+            self.report("E0406", f"cannot look for {show(it)} among {plural(ct[1])}", e.span,
+                        f"look for {example(ct[1])}, or in a collection of {plural(it)}")
+        return NUMBER
+
+    def t_CardFrom(self, e, sc):
+        self.want(e.index, NUMBER, sc)
+        self._want_one_zone(e.zone, sc, f"the card N from the {e.place} of")
+        return CARD
+
+    def t_Otherwise(self, e, sc):
+        a, b = self.infer(e.value, sc), self.infer(e.default, sc)
+        if not compatible(a, b):
+            self.report("E0408", f"the two values of 'otherwise' differ: {show(a)} and {show(b)}",
+                        e.default.span, f"give after 'otherwise' {example(a)}, the kind of value before it")
+            return ANY
+        return b if a in (NONE, ANY) else a
+
+    # ------------------------------------------------------------------ combinations (issue 18)
+    def t_GroupsOf(self, e, sc):
+        self.want(e.size, NUMBER, sc)
+        t = self._want_list(e.coll, sc, "'the groups of ... from'")
+        nouns = {"cards": CARD, "players": PLAYER, "zones": ZONE, "texts": TEXT, "numbers": NUMBER}
+        if e.noun in nouns and not compatible(t, nouns[e.noun]):
+            self.report("E0408", f"'the groups of ... {e.noun}' takes {plural(nouns[e.noun])}, but these are "
+                                 f"{plural(t)}", e.span, f"write the groups of ... {plural(t)} from ..., or leave "
+                                                          "the noun out")
+        elif e.noun is not None and e.noun not in nouns and e.noun not in _ANY_NOUNS:
+            self.report("E0408", f"'the groups of ... {e.noun}': say what is grouped with cards, players, "
+                                 "numbers, texts, zones or items", e.span,
+                        f"write the groups of ... {plural(t) if t != ANY else 'items'} from ...")
+        return list_of(list_of(t))
+
+    def t_SubsetsOf(self, e, sc):
+        return list_of(list_of(self._want_list(e.coll, sc, "'the subsets of'")))
+
+    def t_BestArrangement(self, e, sc):
+        group = list_of(self._want_list(e.coll, sc, "'the best arrangement of'"))
+        inner = sc.child(it_type=group)        # `it` is one group, in the test and in the score
+        self.want(e.cond, FLAG, inner)
+        self.want(e.score, NUMBER, inner)
+        return list_of(group)
+
     def want(self, e, t, sc):
         got = self.infer(e, sc)
         if got == NONE and needs_value(t):
@@ -763,6 +838,9 @@ class Typer:
     def none_here(self, e, t) -> None:
         self.report("E0414", f"none is not {show(t)}: this needs {show(t)} that is there", e.span,
                     NONE_HINT.get(t if not is_list(t) else "list", NONE_HINT["list"]))
+
+
+_ANY_NOUNS = ("items", "ones", "elements", "values", "things")      # `the groups of 2 items from ...`
 
 
 def _noun(t) -> str:

@@ -37,6 +37,7 @@ def keyword_cards(compiler) -> dict[str, frozenset]:
     program = compiler.p
     d = program.game.decls
     own = {cd.span: cd.keywords for cd in d.cards}          # a single card's own keywords
+    own.update({row.span: row.keywords for t in d.tables for row in t.rows if row.keywords})   # a row's
     out: dict[str, set] = {name: set() for name in d.keywords}
     for card in program.game.cards:
         ct = d.card_types.get(card.type_name)

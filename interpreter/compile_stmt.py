@@ -18,6 +18,7 @@ from cardsmith.dsl.types import ANY, PLAYER, Scope, is_list
 
 from cardsmith.dsl.registry import ELIMINATED, FLIPPED, MOVED, REVEALED, STEP_ENDED, STEP_STARTED, TURN_STARTED
 
+from . import compile_scenario as _scn
 from .blocks import Snippet
 from .compile_expr import no_zone
 from .errors import RuleError
@@ -386,11 +387,6 @@ class StmtCompiler:
         ctx.code.emit(lambda m, fr: m.win([], span), span, ("draw_game",),
                       Snippet((("watch", f"m.win([], {self.k(span)})", ""),)))
 
-    def s_SayStmt(self, s, ctx):
-        text, span = s.text, s.span
-        ctx.code.emit(lambda m, fr: m.say(text, fr.env, span), span, ("say", quote(text)),
-                      Snippet((f"m.say({self.k(text)}, env, {self.k(span)})",), pc=False, effect=(0, ())))
-
     def s_CallStmt(self, s, ctx):
         proc = self.d.procedures[s.name]
         code_id = self.p.procedure_code(s.name, tuple(self.x.type_of(a, ctx.sc) for a in s.args))
@@ -432,53 +428,11 @@ class StmtCompiler:
             env[name] = m.roll(die, faces, n(m, env), span)
         ctx.code.emit(roll, span, ("roll", s.count, f" {die} dice → {name}"))
 
-    def s_ExpectStmt(self, s, ctx):
-        cond, span = self.cx(s.cond, ctx), s.span
-        ctx.code.emit(lambda m, fr: m.expect(cond(m, fr.env), span), span, ("expect", s.cond))
-
     def s_GiveStmt(self, s, ctx):
         p, choice, span = self.cx(s.player, ctx), self.cx(s.choice, ctx), s.span
-        ctx.code.emit(lambda m, fr: m.give(p(m, fr.env), choice(m, fr.env), span), span,
+        t = self.x.type_of(s.choice, ctx.sc)        # a card given is named in a failure by its name
+        ctx.code.emit(lambda m, fr: m.give(p(m, fr.env), choice(m, fr.env), span, t), span,
                       ("give", s.player, " the choice ", s.choice))
-
-    def s_PlayStmt(self, s, ctx):
-        """Scenarios run the game's own setup and rounds: `play setup`, `play 2 rounds`,
-        `play until <cond>` (checked between rounds), `play to the end`."""
-        span = s.span
-        if s.kind == "setup":
-            setup = self.p.setup_code
-            ctx.code.emit(lambda m, fr: m.push(setup, {}) if setup is not None else None, span,
-                          ("push", "setup" if setup is not None else "setup (this game has none: nothing)"))
-            return
-        rnd = self.p.round_code
-        if rnd is None:
-            raise RuleError("this game has no round to play", span, "declare one with: round \"Name\":")
-        var = ctx.fresh("rounds")
-        count = s.count
-        cond = self.cx(s.cond, ctx) if s.cond is not None else None
-        ctx.code.emit(lambda m, fr: fr.env.__setitem__(var, count), span, ("let", var, f" ← {count}"))
-        head = ctx.code.here()
-        end = [0]
-
-        def next_round(m, fr):
-            env = fr.env
-            if m.st.result is not None:
-                fr.pc = end[0]
-                return
-            if s.kind == "rounds":
-                if env[var] <= 0:
-                    fr.pc = end[0]
-                    return
-                env[var] -= 1
-            elif cond is not None and cond(m, env):
-                fr.pc = end[0]
-                return
-            return m.push(rnd, {})
-        played = ((f"while {var} > 0 (counted down)",) if s.kind == "rounds" else
-                  ("until ", s.cond) if cond is not None else ("to the end",))
-        ctx.code.emit(next_round, span, ("push_round", "round ", *played, "; game over or done → ", end))
-        ctx.code.emit(_jump([head]), span, ("jump", [head]))
-        end[0] = ctx.code.here()
 
     def s_SkipStmt(self, s, ctx):
         """`skip step "Play"`: the next step (or phase) of that name to begin does not happen."""
@@ -507,6 +461,13 @@ class StmtCompiler:
 
     def s_CounterStmt(self, s, ctx):
         self._on_stack(s, ctx, "counter")
+
+    def s_ResolveStmt(self, s, ctx):
+        """`resolve the text of c`: push the card's `text:` ability (interpreter/card_text.py)."""
+        from .card_text import resolve_op
+        player = self.cx(s.player, ctx) if s.player is not None else None
+        ctx.code.emit(resolve_op(self.cx(s.card, ctx), player, s.span), s.span,
+                      ("resolve", "the text of ", s.card) + ((" for ", s.player) if s.player is not None else ()))
 
     def s_NegateStmt(self, s, ctx):
         self._on_stack(s, ctx, "negate")
@@ -924,6 +885,10 @@ class StmtCompiler:
         self.block(s.body, ctx)
         ctx.code.emit(_jump([body_head]), span, ("jump", [body_head]))
         end[0] = ctx.code.here()
+
+    # The statements of scenarios (and `say`), written in interpreter/compile_scenario.py
+    s_ExpectStmt, s_ExpectEventStmt, s_StackDeckStmt = _scn.s_ExpectStmt, _scn.s_ExpectEventStmt, _scn.s_StackDeckStmt
+    s_SayStmt, s_PlayStmt = _scn.s_SayStmt, _scn.s_PlayStmt
 
 
 # One compile handler per statement class, read from the registry (dsl/registry.py) once

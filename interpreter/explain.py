@@ -129,10 +129,19 @@ WRITERS = {
     "SeatExpr": lambda e: f"seat ({written(e.seat)})",
     "SeatsFrom": lambda e: f"the player {_w(e.count, True)} seats to the {e.side} of {_w(e.player, True)}",
     "Modulo": lambda e: f"{_w(e.left, True)} mod {_w(e.right, True)}",
+    "NumberRange": lambda e: f"numbers from {_w(e.low, True)} to {_w(e.high, True)}",
+    "PositionIn": lambda e: f"the position of {_w(e.item, True)} in {_w(e.coll, True)}",
+    "CardFrom": lambda e: f"the card {_w(e.index, True)} from the {e.place} of {_w(e.zone, True)}",
+    "Otherwise": lambda e: f"{_w(e.value, True)} otherwise {_w(e.default, True)}",
+    "GroupsOf": lambda e: f"the groups of {_w(e.size, True)}{' ' + e.noun if e.noun else ''} from {_w(e.coll, True)}",
+    "SubsetsOf": lambda e: f"the subsets of {_w(e.coll, True)}",
+    "BestArrangement": lambda e: (f"the best arrangement of {_w(e.coll, True)} into groups where "
+                                  f"{_w(e.cond, True)} by {_w(e.score, True)}"),
 }
 _WRITE = dispatch("listing", EXPRESSION, WRITERS)
 _COMPOUND = (A.WhereExpr, A.ExprMap, A.OrChain, A.AndChain, A.NotOp, A.Compare, A.IsEmpty, A.IsIn, A.IsA, A.Arith,
-             A.IsFace, A.HasKeyword, A.CondExpr, A.SortedExpr, A.Modulo, A.RandomPick, A.ItemOf, A.SeatsFrom)
+             A.IsFace, A.HasKeyword, A.CondExpr, A.SortedExpr, A.Modulo, A.RandomPick, A.ItemOf, A.SeatsFrom,
+             A.NumberRange, A.PositionIn, A.CardFrom, A.Otherwise, A.GroupsOf, A.SubsetsOf, A.BestArrangement)
 
 
 def written(e) -> str:
@@ -238,6 +247,8 @@ def _no_code(ab) -> str:
         cond = f" while {written(ab.cond)}" if ab.cond is not None else ""
         return (f"a modifier, no instructions: {ab.field} of {written(ab.target)} changes by "
                 f"{written(ab.amount)}{cond}, worked out whenever {ab.field} is read")
+    if isinstance(ab, A.CardText):
+        return "no instructions: the card's text is another (its own comes before its type's, then a keyword's)"
     return "no instructions: no card carries it into a game"
 
 
@@ -250,6 +261,8 @@ def _ability_head(ab) -> str:
         return f'action "{ab.name}"'
     if isinstance(ab, A.StaticMod):
         return f"modify {ab.field}"
+    if isinstance(ab, A.CardText):
+        return "text"
     return type(ab).__name__
 
 
@@ -260,6 +273,9 @@ def _ability_code(prog: Program, ab, card_id: int) -> Code | None:
     for e in entries:
         if e.ability is ab and card_id in e.cards:
             return prog.codes[e.code_id]
+    text = prog.texts.get(card_id)          # the card's `text:` (interpreter/card_text.py)
+    if text is not None and text.ability is ab:
+        return prog.codes[text.code_id]
     return None
 
 

@@ -16,7 +16,7 @@ from .blocks import Snippet
 from .triggers import REPLACED
 from .compile_stmt import Code, Ctx, StmtCompiler
 from .gen_expr import ExprGen, Gen, Pool
-from . import resolver
+from . import card_text, resolver
 from .reads import ATTRS, ZONES, names_in, reads, versioned
 
 MAX_PLAYERS_HARD = 16
@@ -78,6 +78,7 @@ class Program:
         self.replacements: dict[str, list[TriggerEntry]] = {}
         self._index_replacements()
         self.actions = resolver.build_actions(self)
+        self.texts = card_text.build_texts(self)       # card id -> its `text:`, for `resolve`
         self.after_resolve = resolver.build_after_resolve(self)
         self.windows_after: dict[str, list[int]] = {}
         for w in d.windows:

@@ -86,6 +86,19 @@ def played(text: str, players: int = 2, max_steps: int | None = None) -> Trigger
     return run
 
 
+def scenario_run(text: str, name: str = "s", players: int = 2) -> Trigger:
+    """Check `text`, then run its scenario `name` as `cardsmith test` does; the diagnostics of the abort."""
+    def run(tmp_path, monkeypatch) -> Result:
+        from cardsmith.interpreter.program import program_for
+        game = load_text(text, GAME)
+        try:
+            Engine(game, players, 0, _start=program_for(game).scenarios[name], _scenario=True)
+        except CardsmithError as err:
+            return err.diagnostics, err.sources
+        return [], game.sources
+    return run
+
+
 def played_in(extra_bytes: int, text: str) -> Trigger:
     """`played`, with the memory bound set to `extra_bytes` over what the process holds."""
     def run(tmp_path, monkeypatch) -> Result:
@@ -253,6 +266,7 @@ CASES: tuple[Case, ...] = (
     Case("E0108", 4, checked(HEAD + f"game has:\n    n: number = {MAX_NUMBER + 1}\n")),
     Case("E0109", 4, checked(HEAD + f'setup:\n    say "{LONGEST}x"\n')),
     Case("E0110", 2, checked(f'game "T":\n    players: 2 to {MAX_PLAYERS + 1}\n')),
+    Case("E0111", 3, checked(HEAD + "override as soon as count(players) = 1:\n    first(players) wins\n")),
     # --- names (dsl/types.py, dsl/checks/) ---
     Case("E0201", 4, checked(HEAD + 'setup:\n    for each p in playerz:\n        say "hi"\n')),
     Case("E0202", 3, checked(HEAD + "as soon as frist(players) = none:\n    the game is a draw\n")),
@@ -293,9 +307,12 @@ CASES: tuple[Case, ...] = (
     Case("E0412", 4, checked(HEAD + "setup:\n    seat 0 wins\n")),
     Case("E0413", 4, checked(HEAD + "setup:\n    play setup\n")),
     Case("E0414", 4, checked(HEAD + "setup:\n    none wins\n")),
+    Case("E0415", 4, checked(HEAD + "enum Suit: cups, coins\nas soon as item 3 of Suit = cups:\n    the game is a draw\n")),
     Case("E0431", 4, checked(HEAD + "setup:\n    the highest score wins\n")),
     Case("E0430", 7, checked(HEAD + 'setup:\n    seat 1 chooses one:\n        "Pass":\n            say "a"\n'
                                     '        "Pass":\n            say "b"\n')),
+    Case("E0440", 10, checked(_table("| name | power |", '| "A" | 1 |')
+                              + "setup:\n    resolve the text of first(cards in box)\n")),
     # --- card values (dsl/checks/cards.py) ---
     Case("E0501", 8, checked(_table("| name | power |", '| "A" | many |'))),
     Case("E0502", 8, checked(_table("| name | power |", '| "A" | 0 |', field="power: number, at least 1"))),
@@ -309,6 +326,11 @@ CASES: tuple[Case, ...] = (
     Case("E0507", 8, checked(_table("| name | power |", '| "A" | none |'))),
     Case("E0508", 8, checked(_table("| name | power | copies |", f'| "A" | 1 | {MAX_CARD_COPIES + 1} |'))),
     Case("E0509", TOO_MANY_AT, checked(TOO_MANY_CARDS)),
+    Case("E0510", 11, checked(_table("| name | power |", '| "A" | 1 |\n        text:\n            say "a"\n'
+                                                          '        text:\n            say "b"'))),
+    Case("E0511", 9, checked(_table("| name | home |", '| "A" | camp |', field="home: zone",
+                                    zone="zone box: shared\nzone camp: per player"))),
+    Case("E0520", 8, checked(_table("| name | escort |", '| "A" | ["A"] |', field="escort: list of Unit"))),
     # --- running a game (interpreter/) ---
     Case("E0701", 1, lambda tmp_path, monkeypatch: _start(HEAD, players=3)),
     # every instruction the game runs is the call on line 4, so the bound lands there
@@ -322,11 +344,17 @@ CASES: tuple[Case, ...] = (
     Case("E0805", 5, played(HEAD + "die D: [one]\nsetup:\n    roll 100000000 D dice as r\n")),
     Case("E0806", 6, played(HEAD + "setup:\n    let x be 2\n    repeat 40 times:\n        let x be x * x\n")),
     # 400 copies of a 400-card zone: 160,000 items
+    Case("E0811", 4, played(HEAD + "setup:\n    let xs be numbers from 1 to 20000\n")),
+    # 2^17 - 1 subsets of 17 numbers
+    Case("E0820", 4, played(HEAD + "setup:\n    let xs be the subsets of numbers from 1 to 17\n")),
     Case("E0807", 10, played(HEAD + _chips("hidden", "C") + "setup:\n"
                                      "    let heap be cards in box for each c in cards in box\n")),
     # one log line naming 400 cards of 500 characters
     Case("E0808", 11, played(HEAD + _chips("public", "C" * 500) + "event heap(cards: list of card)\n"
                                      "setup:\n    announce heap(cards in box)\n")),
+    Case("E0830", 9, scenario_run(HEAD + 'zone box: shared, hidden\ncard type T:\n    v: number\n'
+                                  'card "A": T in box\n    v = 1\nscenario "s":\n'
+                                  '    stack box with "B" on top\n')),
     Case("E0809", 5, played(HEAD + 'setup:\n    repeat:\n        say "' + "z" * 9000 + '"\n')),
     Case("E0810", 10, played_in(40_000_000, HEAD + _chips("hidden", "Chip").replace("400", "10000")
                                 + "procedure hoard(d):\n    let kept be (d * 1000000 + v of c for each c in cards in box)\n"

@@ -241,13 +241,22 @@ class BodyChecker:
                 self._report("E0410", f"a card's {e.name} is kept by the engine and cannot be set", e.span,
                                 "move the card instead")
                 return ANY
-            if t == ZONE:
+            if t == ZONE and self._names_a_zone(e, sc):     # `p's deck`; a field of zone type may be set
                 self._report("E0410", "a zone cannot be set", e.span, "move cards into it instead")
             return t
         self.typer.infer(e, sc)
         self._report("E0410", "only an attribute or a card field can be changed here", e.span,
                         "e.g. set p's bonus to 0, or set this.side to active")
         return ANY
+
+    def _names_a_zone(self, e, sc) -> bool:
+        """Is `p's deck` / `your deck` a player's zone (which cannot be set), not a field or an
+        attribute whose value is a zone (`set c's home to p's deck`, which can)?"""
+        if isinstance(e, A.FieldAccess) or e.name not in self.d.zones:
+            return False
+        if isinstance(e, A.Your):
+            return True
+        return self.typer.infer_quiet(e.owner, sc) in (PLAYER, ANY)
 
     # ------------------------------------------------------------------ statements
     def s_DocItem(self, s, sc):
@@ -320,6 +329,27 @@ class BodyChecker:
             self._report("E0408", f"expected a player or players here, but this is {show(t)}", s.player.span,
                          f"give {example(PLAYER)}, or players where ... (they share the victory)")
 
+    def s_ResolveStmt(self, s, sc):
+        """`resolve the text of c [for p]`: one card; refused where no card it may be has a text."""
+        if s.player is not None:
+            self.expr(s.player, sc, PLAYER)
+        t = self.expr(s.card, sc)
+        if t == NONE:
+            self.typer.none_here(s.card, CARD)
+            return
+        if t not in (CARD, ANY):
+            self._report("E0409", f"a text is resolved for one card, but this is {show(t)}", s.card.span,
+                         "e.g. resolve the text of c, where c is a card chosen or moved before"
+                         + ("; for several: for each c in ...: resolve the text of c" if is_list(t) else ""))
+            return
+        have = texts_by_type(self.d)
+        this_type = sc.this_type if isinstance(s.card, A.This) else None
+        if not any(have.values()) or (this_type is not None and not have.get(this_type, True)):
+            which = f"no {this_type} card" if this_type is not None else "no card of this game"
+            self._report("E0440", f"{which} has a text to resolve", s.card.span,
+                         "give the cards a text: a 'text:' block, which runs when it is resolved, "
+                         "in the card type, a card block or indented under a table row")
+
     def s_LookStmt(self, s, sc):
         self.expr(s.player, sc, PLAYER)
         t = self.expr(s.cards, sc)
@@ -382,13 +412,47 @@ class BodyChecker:
         self.expr(s.choice, sc)
 
     def s_SayStmt(self, s, sc):
-        pass
+        for v in s.values:
+            self.expr(v, sc)
+
+    def s_ExpectEventStmt(self, s, sc):
+        """`expect event E [where c] happened [before event F [where d]]` / `... did not happen`:
+        a scenario's question about the events so far; each condition reads its event's parameters."""
+        self._scenario_only("expect event ...", s.span, sc)
+        for event, cond in ((s.event, s.cond), (s.before_event, s.before_cond)):
+            if not event:
+                continue
+            params = event_params(self.d, self.typer, event)
+            if params is None:
+                self._report("E0210", f"unknown event '{event}'", s.span,
+                             suggest(event, list(self.d.events) + list(BUILTIN_EVENTS))
+                             or f"declare it with: event {event}(...)")
+                params = {}
+            if cond is not None:
+                inner = sc.child()
+                inner.event_params = dict(params)
+                self.expr(cond, inner, FLAG)
+
+    def s_StackDeckStmt(self, s, sc):
+        """`stack p's deck with "A", "B" on top`: a zone, then card names (texts, or lists of them)."""
+        self._scenario_only("stack ...", s.span, sc)
+        self._zone(s.zone, sc)
+        for n in s.names:
+            t = self.expr(n, sc)
+            if t not in (TEXT, ANY) and t != list_of(TEXT) and t != list_of(ANY):
+                self._report("E0408", f"'stack ... with' takes the names of cards, but this is {show(t)}", n.span,
+                             'write the names as texts: stack seat 1\'s deck with "Axe Pilot", "Moss Hulk" on top')
+
+    def _scenario_only(self, what: str, span, sc) -> None:
+        self.typer.need("scenario", what, span, sc, "E0413", f"'{what}' is only meaningful in a scenario",
+                        "a scenario sets up and asks about a game; the game's own rules cannot")
 
     def s_PlayStmt(self, s, sc):
         # a scenario runs the game's own setup and round: only a scenario may (setup playing setup,
         # or a round playing a round, would never end); a procedure may, if only scenarios call it
         what = {"setup": "play setup", "rounds": f"play {s.count} round" + ("s" if s.count != 1 else ""),
-                "until": "play until ...", "end": "play to the end"}[s.kind]
+                "until": "play until ...", "until_step": f"play until step \"{s.step}\"",
+                "end": "play to the end"}[s.kind]
         self.typer.need("scenario", what, s.span, sc, "E0413", f"'{what}' is only meaningful in a scenario",
                         "a scenario plays the game's own setup and rounds; a rule calls the rules it "
                         "runs (a procedure) instead")
@@ -513,6 +577,8 @@ class BodyChecker:
             if ab.cond is not None:
                 self.expr(ab.cond, sc, FLAG)
             self.block(ab.body, sc)
+        elif isinstance(ab, A.CardText):        # run by `resolve the text of c`, c as this
+            self.block(ab.body, sc)
         elif isinstance(ab, A.Activated):
             for act in ab.activations:
                 if act.expr is not None:
@@ -545,6 +611,23 @@ NEED_HINTS = {
 }
 
 
+def texts_by_type(d: Declarations) -> dict[str, bool]:
+    """card type -> whether some card of it has a text (`text:` in the type, a card block, a
+    table row, or a keyword one of them carries): what `resolve the text of` may find."""
+    def has(abilities, uses) -> bool:
+        return (any(isinstance(ab, A.CardText) for ab in abilities)
+                or any(isinstance(ab, A.CardText) for u in uses if u.name in d.keywords
+                       for ab in d.keywords[u.name].abilities))
+    out = {name: has(ct.abilities, ct.keywords) for name, ct in d.card_types.items()}
+    for cd in d.cards:
+        if cd.type_name in out and has(cd.abilities, cd.keywords):
+            out[cd.type_name] = True
+    for table in d.tables:
+        if table.type_name in out and any(has(row.abilities, row.keywords) for row in table.rows):
+            out[table.type_name] = True
+    return out
+
+
 def _concrete(t) -> bool:
     """A type that says what a value is (not 'a value', not none, not a list of those)."""
     return t not in (ANY, NONE) and (not is_list(t) or _concrete(t[1]))
@@ -573,6 +656,10 @@ def bodies(d: Declarations, sink: DiagnosticSink) -> None:
     for cd in d.cards:
         for ab in cd.abilities:
             bc.ability(ab, cd.type_name if cd.type_name in d.card_types else None, Scope())
+    for table in d.tables:          # abilities indented under a table's rows
+        for row in table.rows:
+            for ab in row.abilities:
+                bc.ability(ab, table.type_name if table.type_name in d.card_types else None, Scope())
     for kw in d.keywords.values():
         params = {p.name: bc.typer.type_of_ref(p.type, report=False) for p in kw.params}   # E0101: declarations
         for ab in kw.abilities:

@@ -21,6 +21,8 @@ def literal(e, fd: A.FieldDecl | None, d: Declarations, sink: DiagnosticSink, wh
         return None
     if isinstance(e, A.Nothing):
         return None
+    if fd is not None and fd.type.is_list:
+        return _list_literal(e, fd, d, sink, where)
     if tname == "number":
         if not isinstance(e, A.Num):
             sink.error("E0501", f"{_show(e)} is not a number ({where})", e.span, "write a whole number like 3")
@@ -49,6 +51,17 @@ def literal(e, fd: A.FieldDecl | None, d: Declarations, sink: DiagnosticSink, wh
                        suggest(getattr(e, "name", ""), members) or f"one of: {', '.join(members)}")
             return None
         return e.name
+    if tname == "zone":     # a shared zone, by its name; a player's zone is set while playing
+        zd = d.zones.get(e.name) if isinstance(e, A.Name) else None
+        if zd is None or zd.per_player:
+            shared = [z for z, zdecl in d.zones.items() if not zdecl.per_player]
+            said = f"'{e.name}' is one zone per player" if zd is not None else f"{_show(e)} is not a shared zone"
+            sink.error("E0511", f"{said} ({where})", e.span,
+                       (suggest(getattr(e, "name", ""), shared) if zd is None else None)
+                       or "name a shared zone (" + (", ".join(shared) or "none declared")
+                       + "), or leave it empty and set it while playing: set c's field to p's zone")
+            return None
+        return e.name
     # no field: a name column or an untyped value
     if isinstance(e, A.Text):
         return e.value
@@ -58,7 +71,42 @@ def literal(e, fd: A.FieldDecl | None, d: Declarations, sink: DiagnosticSink, wh
         return e.value
     if isinstance(e, A.Name):
         return e.name
+    if isinstance(e, A.ListExpr):
+        sink.error("E0501", f"a list is not a text ({where})", e.span, 'write it in quotes: "..."')
+        return ""
     return None
+
+
+def _list_literal(e, fd: A.FieldDecl, d: Declarations, sink: DiagnosticSink, where: str):
+    """A list cell or default (`| [1, 2] |`, `= ["a"]`): each element checked against the
+    element type, with the field's bounds. Cards and players are no values a table can write."""
+    if fd.type.name in ("card", "player") or fd.type.name in d.card_types:
+        kind = "players" if fd.type.name == "player" else "cards"
+        sink.error("E0520", f"a table cell or a default cannot name {kind} ({where})", e.span,
+                   f"leave it empty (none) and set '{fd.name}' while playing (in setup), or make it a list "
+                   "of texts, numbers or enum members")
+        return None
+    if not isinstance(e, A.ListExpr):
+        sink.error("E0501", f"{_show(e)} is not a list ({where})", e.span,
+                   f"write the values in brackets: [{_example(fd.type.name, d)}], or [] for none")
+        return None
+    one = A.FieldDecl(fd.span, fd.name, A.TypeRef(fd.type.span, fd.type.name), None, fd.at_least, fd.at_most, ())
+    out = []
+    for item in e.items:
+        if isinstance(item, A.Nothing):
+            sink.error("E0414", f"a list cannot hold none ({where})", item.span,
+                       "leave it out: a list holds the things that are there")
+            continue
+        out.append(literal(item, one, d, sink, where))
+    return out
+
+
+def _example(tname: str, d: Declarations) -> str:
+    """Two values of the element type, written as a cell would write them."""
+    if tname in d.enums:
+        members = d.enums[tname].members
+        return ", ".join(list(members)[:2])
+    return {"number": "1, 2", "flag": "yes, no", "text": '"a", "b"'}.get(tname, "1, 2")
 
 
 def _range_hint(fd: A.FieldDecl) -> str:
@@ -82,6 +130,8 @@ def _show(e) -> str:
             return f"'{e.name}'"
         case A.Bool():
             return "yes" if e.value else "no"
+        case A.ListExpr():
+            return "a list"
     return "this value"
 
 
@@ -113,8 +163,20 @@ def _bound(abilities, uses, d: Declarations, sink: DiagnosticSink) -> tuple:
     return tuple(bound)
 
 
+def one_text(abilities, where: str, sink: DiagnosticSink) -> None:
+    """A card type, a card, a table row or a keyword declares at most one `text:` (E0510)."""
+    texts = [ab for ab in abilities if isinstance(ab, A.CardText)]
+    for extra in texts[1:]:
+        sink.error("E0510", f"{where} has two texts; the first is at line {texts[0].span.line}", extra.span,
+                   "a card has one text: put everything it does when resolved in one 'text:' block")
+
+
 def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
     out: list[CardDef] = []
+    for ct in d.card_types.values():
+        one_text(ct.abilities, f"the card type '{ct.name}'", sink)
+    for kw in d.keywords.values():
+        one_text(kw.abilities, f"the keyword '{kw.name}'", sink)
     type_bound = {name: _bound(ct.abilities, ct.keywords, d, sink) for name, ct in d.card_types.items()}
     full = False    # MAX_CARDS reached: no more cards are built (once reported)
 
@@ -175,14 +237,16 @@ def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
                 elif col in fields and cell is not None:
                     values[col] = literal(cell, fields[col], d, sink, f"field '{col}'")
             for fname, fd in fields.items():
-                if values[fname] is None and fd.default is None and fd.type.name == "number":
+                if values[fname] is None and fd.default is None and fd.type.name == "number" and not fd.type.is_list:
                     sink.error("E0507", f"card '{name}' has no value for '{fname}'", row.span,
                                f"fill in its '{fname}' cell or give the field a default")
             if copies > 0 and not room_for(copies, row.span):
                 continue
-            for _ in range(copies):
-                out.append(CardDef(len(out), str(name), ct.name, table.zone, dict(values), ct.abilities, row.span,
-                                   type_bound[ct.name]))
+            one_text(row.abilities, f"the row of \"{name}\"", sink)
+            own = _bound(row.abilities, row.keywords, d, sink) if row.abilities or row.keywords else ()
+            for _ in range(copies):         # the row's own abilities are every copy's, as a card block's
+                out.append(CardDef(len(out), str(name), ct.name, table.zone, dict(values), ct.abilities + row.abilities,
+                                   row.span, type_bound[ct.name] + own))
 
     for cd in d.cards:
         ct = d.card_types.get(cd.type_name)
@@ -200,6 +264,7 @@ def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
             values[fv.name] = literal(fv.value, fields[fv.name], d, sink, f"field '{fv.name}'")
         if not room_for(1, cd.span):
             continue
+        one_text(cd.abilities, f"the card \"{cd.name}\"", sink)
         out.append(CardDef(len(out), cd.name, ct.name, cd.zone, values, ct.abilities + cd.abilities, cd.span,
                            type_bound[ct.name] + _bound(cd.abilities, cd.keywords, d, sink)))
     # What each player and the game start with: checked and computed here, once; the engine reads them

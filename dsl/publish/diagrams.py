@@ -40,7 +40,7 @@ GRAPH_ATTR = {"fontname": FONT, "fontsize": "11", "rankdir": "TB", "compound": "
 NODE_ATTR = {"fontname": FONT, "fontsize": "10", "shape": "box", "style": "rounded"}
 EDGE_ATTR = {"fontname": FONT, "fontsize": "9"}
 WRAP = 30
-SKIP_IN_SUMMARY = (A.LetStmt, A.SayStmt, A.DocItem, A.ExpectStmt, A.GiveStmt)
+SKIP_IN_SUMMARY = (A.LetStmt, A.SayStmt, A.DocItem, A.ExpectStmt, A.GiveStmt, A.ExpectEventStmt, A.StackDeckStmt)
 
 
 def label(text: str, width: int = WRAP, max_lines: int = 6) -> str:
@@ -473,13 +473,18 @@ WALKERS = {name: walk_simple for name in (
     "DocItem", "MoveStmt", "ShuffleStmt", "FlipStmt", "SetStmt", "AddStmt", "SubtractStmt",
     "LetStmt", "ChooseStmt", "AnnounceStmt", "EliminateStmt", "WinStmt", "DrawGameStmt",
     "RollStmt", "CounterStmt", "NegateStmt", "SkipStmt", "ExpectStmt", "GiveStmt", "SayStmt",
-    "PlayStmt", "TakeActionsStmt", "ChooseManyStmt", "ScoreWinStmt", "LookStmt")}
+    "PlayStmt", "ExpectEventStmt", "StackDeckStmt", "TakeActionsStmt", "ChooseManyStmt", "ScoreWinStmt", "LookStmt", "ResolveStmt")}
 WALKERS.update({
     "StopStmt": walk_StopStmt, "CallStmt": walk_CallStmt, "IfStmt": walk_IfStmt,
     "ForStmt": walk_ForStmt, "RepeatStmt": walk_RepeatStmt, "WhileStmt": walk_WhileStmt,
     "TimesStmt": walk_TimesStmt, "StepStmt": walk_StepStmt, "TurnStmt": walk_TurnStmt,
     "MayStmt": walk_MayStmt, "SecretStmt": walk_SecretStmt, "ChooseOneStmt": walk_ChooseOneStmt,
 })
+
+
+def _name_column(table: A.CardTable) -> int:
+    """Where a table's `name` column is (the checker has made sure it has one)."""
+    return table.header.index("name") if "name" in table.header else 0
 
 
 def phases_graph(decls, ctx: E.Ctx | None = None) -> graphviz.Digraph:
@@ -589,6 +594,8 @@ class ZoneDiagram:
                 self.walk(ab.body, f"{owner}: when {E.human(ab.event)}", env)
             elif isinstance(ab, A.Activated):
                 self.walk(ab.body, f"{owner}: {E.quote(ab.name)}", {})
+            elif isinstance(ab, A.CardText):
+                self.walk(ab.body, f"{owner}: text", {})
 
     def build(self) -> graphviz.Digraph:
         d = self.d
@@ -604,6 +611,11 @@ class ZoneDiagram:
             self.abilities(ct.name, ct.abilities)
         for cd in d.cards:
             self.abilities(E.quote(cd.name), cd.abilities)
+        for table in d.tables:      # abilities indented under a table's rows
+            for row in table.rows:
+                name = row.cells[_name_column(table)] if _name_column(table) < len(row.cells) else None
+                if row.abilities and isinstance(name, A.Text):
+                    self.abilities(E.quote(name.value), row.abilities)
         for kw in d.keywords.values():
             self.abilities(f"keyword {kw.name}", kw.abilities)
         # a procedure walked alone does not know the zones its callers give it: where a call
@@ -618,10 +630,11 @@ class ZoneDiagram:
         g = graphviz.Digraph("zones", graph_attr=dict(GRAPH_ATTR, rankdir=self.rankdir, label=label(title, 60, 2),
                                                       labelloc="t"),
                              node_attr=NODE_ATTR, edge_attr=EDGE_ATTR)
-        fills = {"hidden": "#d9d9d9", "owner": "#eef3d6", "public": "#ffffff"}
+        fills = {"hidden": "#d9d9d9", "owner": "#eef3d6", "others": "#f6e8d6", "public": "#ffffff"}
         for z in d.zones.values():
             whose = "each player" if z.per_player else "shared"
-            seen = {"hidden": "hidden", "owner": "owner only", "public": "public"}[z.visibility]
+            seen = {"hidden": "hidden", "owner": "owner only", "others": "seen by the others",
+                    "public": "public"}[z.visibility]
             g.node(f"z_{z.name}", f"{graphviz.escape(zone_label(d, z.name))}\\n({whose}, {seen})",
                    shape="box3d" if z.per_player else "box", style="filled", fillcolor=fills[z.visibility])
         if any(src == ELSEWHERE for src, _ in self.moves):

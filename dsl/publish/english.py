@@ -362,6 +362,15 @@ def describe_SkipStmt(s: A.SkipStmt, ctx: Ctx) -> list[Line]:
 
 
 @describer
+def describe_ResolveStmt(s: A.ResolveStmt, ctx: Ctx) -> list[Line]:
+    if s.player is None:
+        return _line(f"Resolve the text of {np(s.card, ctx)}: do what it says.")
+    who = np(s.player, ctx)
+    return _line(f"{cap(who)} {'resolve' if who == 'you' else 'resolves'} the text of {np(s.card, ctx)}: "
+                 f"{'you do' if who == 'you' else 'they do'} what it says.")
+
+
+@describer
 def describe_ExpectStmt(s: A.ExpectStmt, ctx: Ctx) -> list[Line]:
     return _line(f"Check that {cond(s.cond, ctx)}.")
 
@@ -373,7 +382,35 @@ def describe_GiveStmt(s: A.GiveStmt, ctx: Ctx) -> list[Line]:
 
 @describer
 def describe_SayStmt(s: A.SayStmt, ctx: Ctx) -> list[Line]:
+    if s.values:
+        return _line(end(f"Tell the players: {quote(s.text)}, with {join_and([np(v, ctx) for v in s.values])}"))
     return _line(end(f"Tell the players: {quote(s.text)}"))
+
+
+def _event_said(event: str, where, ctx: Ctx) -> str:
+    """`event moved where to_zone = graveyard` in words; the condition names the event's parameters."""
+    inner = ctx.child()
+    if event in ctx.decls.events:
+        inner.scope.event_params = {p.name: ref_type(ctx.decls, p.type) for p in ctx.decls.events[event].params}
+    else:
+        inner.scope.event_params = dict(BUILTIN_EVENTS.get(event, ()))
+    return f"a {event.replace('_', ' ')} event" + (f" where {cond(where, inner)}" if where is not None else "")
+
+
+@describer
+def describe_ExpectEventStmt(s: A.ExpectEventStmt, ctx: Ctx) -> list[Line]:
+    said = _event_said(s.event, s.cond, ctx)
+    if s.how == "not":
+        return _line(f"Check that no {said[2:]} has happened.")
+    if s.how == "before":
+        return _line(f"Check that {said} happened before {_event_said(s.before_event, s.before_cond, ctx)}.")
+    return _line(f"Check that {said} has happened.")
+
+
+@describer
+def describe_StackDeckStmt(s: A.StackDeckStmt, ctx: Ctx) -> list[Line]:
+    return _line(f"Put {join_and([np(n, ctx) for n in s.names])} from {np(s.zone, ctx)} on its {s.place}, "
+                 f"in that order from the top down.")
 
 
 @describer
@@ -384,6 +421,8 @@ def describe_PlayStmt(s: A.PlayStmt, ctx: Ctx) -> list[Line]:
         return _line(f"Play {s.count} {'round' if s.count == 1 else 'rounds'}.")
     if s.kind == "until" and s.cond is not None:
         return _line(f"Play rounds until {cond(s.cond, ctx)}.")
+    if s.kind == "until_step":
+        return _line(f"Play until the step {quote(s.step)} would begin.")
     return _line("Play until the game ends.")
 
 
@@ -730,6 +769,13 @@ def describe_Replacement(ab: A.Replacement, ctx: Ctx) -> Line:
     if head.startswith("When a step ends"):
         return Line(head + ", nothing waiting for that end happens; instead:", tuple(docs + describe_block(body, inner)))
     return Line(head + ", it does not; instead:", tuple(docs + describe_block(body, inner)))
+
+
+@describer
+def describe_CardText(ab: A.CardText, ctx: Ctx) -> Line:
+    inner = ability_ctx(ctx, ctx.scope.this_type)
+    docs, body = _docs_first(ab.body)
+    return Line("Text (what the card does when it is resolved):", tuple(docs + describe_block(body, inner)))
 
 
 # ================================================================ declarations used by the book

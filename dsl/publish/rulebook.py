@@ -342,7 +342,8 @@ class BookBuilder:
                                          "owner only, white ones by everyone."))
         rows = []
         for z in d.zones.values():
-            seen = {"hidden": "hidden", "owner": "its owner only", "public": "everyone"}[z.visibility]
+            seen = {"hidden": "hidden", "owner": "its owner only", "others": "everyone but its owner",
+                    "public": "everyone"}[z.visibility]
             rows.append([zl(d, z.name), "each player" if z.per_player else "shared", seen, E.clean(z.doc or "")])
         table.blocks.append(Block("table", title="The zones", rows=rows,
                                   columns=["Zone", "Whose", "Who sees the cards", "Description"]))
@@ -360,7 +361,7 @@ class BookBuilder:
         for z in d.zones.values():
             cards = ("a pile, with a top and a bottom" if z.ordered else "in no order") + "; " + {
                 "hidden": "nobody sees them, only how many", "owner": "only its owner sees them",
-                "public": "everyone sees them"}[z.visibility]
+                "others": "everyone but its owner sees them", "public": "everyone sees them"}[z.visibility]
             if z.capacity is not None:
                 cards += f"; at most {z.capacity}"
             rows.append([zl(d, z.name), "each player" if z.per_player else "shared", cards, E.clean(z.doc or "")])
@@ -414,6 +415,11 @@ class BookBuilder:
                                  "beside it; what every card of a type does is in the reference tables ("
                                  f"{self.by_title['Reference tables'].ref})."]))
         own = {cd.name: cd for cd in self.d.cards}
+        for table in self.d.tables:     # a table row's own doc strings, text and keywords, as a card block's
+            for row in table.rows:
+                cell = row.cells[table.header.index("name")] if "name" in table.header else None
+                if (row.docs or row.abilities or row.keywords) and isinstance(cell, A.Text):
+                    own.setdefault(cell.value, row)
         for type_name, cards, group_field, groups in self.card_groups():
             ct = self.d.card_types.get(type_name)
             fields = list(ct.fields) if ct else []
@@ -634,7 +640,8 @@ class BookBuilder:
                                  "their conditions becomes true, its rule is carried out."]))
         for i, ec in enumerate(self.d.end_checks, 1):
             c = self.ctx.child()
-            s = self.sub(sec, "As soon as " + E.plain(E.cond(ec.cond, c)))
+            title = "As soon as " + E.plain(E.cond(ec.cond, c))
+            s = self.sub(sec, title if ec.name is None else f"{E.clean(ec.name)}: {title[0].lower()}{title[1:]}")
             s.blocks.extend(doc_and_rules(ec.body, c))
         if self.d.score is not None:        # `score for p as ...`: told at the end, `the highest score wins`
             self.sub(sec, "Scores").blocks.append(prose([E.describe_score(self.d.score, self.ctx)]))
@@ -782,6 +789,7 @@ class BookBuilder:
         for z in d.zones.values():
             add(E.human(z.name), "zone", [E.clean(z.doc or ""), ("One for each player" if z.per_player else "Shared")
                                           + ", " + {"hidden": "hidden", "owner": "seen by its owner only",
+                                                    "others": "seen by everyone but its owner",
                                                     "public": "public"}[z.visibility] + "."])
         for owner, fields in (("player attribute", d.player_fields), ("game attribute", d.game_fields)):
             for f in fields.values():
@@ -813,6 +821,7 @@ class BookBuilder:
         used = set()
         abilities = [ab for ct in self.d.card_types.values() for ab in ct.abilities]
         abilities += [ab for cd in self.d.cards for ab in cd.abilities]
+        abilities += [ab for t in self.d.tables for row in t.rows for ab in row.abilities]
         abilities += [ab for kw in self.d.keywords.values() for ab in kw.abilities]
         for ab in abilities:
             if isinstance(ab, (A.Triggered, A.Replacement)):
