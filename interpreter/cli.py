@@ -150,6 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--no-progress", action="store_true", help="no progress bar")
     compare.add_argument("--force-jobs", action="store_true",
                          help="start as many workers as --jobs says, even more than the cores allow")
+    compare.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                         help="play the games on the Dask cluster of this scheduler (docs/simulate.md)")
     _max_steps_option(compare)
     compare.set_defaults(run=cmd_compare)
 
@@ -157,6 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
     test.add_argument("files", nargs="+", metavar="FILE")
     test.add_argument("--seed", type=int, default=0, help="random seed of every scenario (default 0)")
     test.add_argument("-v", "--verbose", action="store_true", help="print each failing scenario's log")
+    test.add_argument("--root", metavar="DIR", default=None,
+                      help="the project's folder: a scenario file may extend or import any .cards file "
+                           "below it (by default only in its own folder or below)")
     _max_steps_option(test)
     test.set_defaults(run=cmd_test)
 
@@ -581,12 +586,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if agents is not None and "human" in (a.strip().lower() for a in agents):
         raise UsageError("compare plays without a person: --agents takes random, greedy or ismcts")
     jobs, note = plan_jobs(args.jobs, args.force_jobs)
-    if note:
+    if note and args.scheduler is None:
         print(f"cardsmith: {note}", file=sys.stderr)
     shown = not args.no_progress and not args.json and _is_terminal(sys.stderr) and _is_terminal(sys.stdout)
     try:
         result = compare(args.base, args.variant, args.games, players, jobs, args.seed, progress=shown,
-                         agents=agents, max_steps=args.max_steps, force_jobs=args.force_jobs)
+                         agents=agents, max_steps=args.max_steps, force_jobs=args.force_jobs,
+                         scheduler=args.scheduler)
     except SimulationInterrupted as stop:
         print(f"\ncardsmith: interrupted ({stop.summary['stopped_by']}): no comparison of a part of a run",
               file=sys.stderr)
@@ -723,7 +729,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     broken = False
     for path in args.files:
         try:
-            game = load_game(path)
+            game = load_game(path, root=args.root)
         except CardsmithError as err:
             _report(err)
             broken = True
@@ -739,8 +745,9 @@ def cmd_test(args: argparse.Namespace) -> int:
                 continue
             failed += 1
             print(_safe(f"FAIL  {path}: {result.name}"))
-            for failure in result.failures:
-                print(f"      {_safe(failure)}")
+            for failure in result.failures:     # a failure's reasons come on lines of their own
+                for line in failure.split("\n"):
+                    print(f"      {_safe(line)}")
             if args.verbose:
                 for event in result.log:
                     print("    " + format_event(event))

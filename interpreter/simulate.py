@@ -511,8 +511,9 @@ class _Progress:
 
     _EVERY = 0.1                    # seconds between two redraws
 
-    def __init__(self, enabled: bool, total: int, title: str):
+    def __init__(self, enabled: bool, total: int, title: str, console=None):
         self.enabled = enabled
+        self.console = console          # where to draw (default: a rich Console on stderr)
         self.total = total
         self.title = title
         self._progress = None
@@ -531,7 +532,7 @@ class _Progress:
             self._progress = Progress(
                 TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                 TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
-                console=Console(stderr=True), auto_refresh=False)
+                console=self.console or Console(stderr=True), auto_refresh=False)
             self._task = self._progress.add_task(
                 f"simulating {escape(self.title)}", total=self.total, rate="")
             self._progress.start()
