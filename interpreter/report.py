@@ -432,6 +432,11 @@ def variant_changes(base, variant) -> list[str]:
             out.append("It adds the group " + E.plain(E.describe_group(decl, ctx)))
         elif isinstance(decl, A.EndCheckDecl):
             out.append("It adds an end check: " + _end_check(decl, ctx, E))
+        elif isinstance(decl, A.DefineDecl):
+            out.append("It adds a definition: " + E.plain(E.describe_define(decl, ctx)))
+        elif isinstance(decl, A.ProcedureDecl):
+            inner = E.params_ctx(ctx, decl.name, decl.params)
+            out.append(f"It adds the procedure {E.quote(E.human(decl.name))}: {_body_text(decl.body, inner, E)}")
         elif isinstance(decl, A.CardDecl):
             out.append(f"It adds the card {E.quote(decl.name)}.")
         elif isinstance(decl, A.CardTable):
