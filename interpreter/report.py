@@ -60,7 +60,7 @@ class Tally:
     ``events`` names the events to count; ``cards`` turns the card tracking on (it makes every
     move report where its cards came from, which costs a little)."""
 
-    __slots__ = ("real", "forced", "events", "cards", "had", "drew", "played")
+    __slots__ = ("real", "forced", "events", "cards", "had", "drew", "played", "zones")
 
     def __init__(self, events: Sequence[str] = (), cards: bool = True):
         self.real = 0
@@ -70,6 +70,7 @@ class Tally:
         self.had: list[set] = []
         self.drew: list[set] = []
         self.played: list[set] = []
+        self.zones: dict = {}           # zone key -> (owner seat or None, visibility)
 
     def begin(self, m) -> None:
         """The game starts: every card already in a seat's zone was had by that seat."""
@@ -79,6 +80,8 @@ class Tally:
         self.played = [set() for _ in range(n)]
         if not self.cards:
             return
+        self.zones = {key: (seat, decl.visibility if decl is not None else "hidden")
+                      for key, (decl, seat, _) in m.zone_info.items()}
         for key, held in m.zones.items():
             seat = m.zone_info[key][1]
             if seat is not None:
@@ -92,16 +95,18 @@ class Tally:
         """Cards moved from ``sources`` (one zone key per card) into zone ``key``."""
         if not self.cards:
             return
-        info = m.zone_info
-        decl, seat, _ = info[key]
-        vis = decl.visibility
+        zones = self.zones
+        seat, vis = zones[key]
+        had = self.had[seat] if seat is not None else None
+        into_hand = had is not None and vis == "owner"
+        to_public = vis == "public"
         for c, src in zip(cards, sources):
-            sdecl, sseat, _ = info[src]
-            if seat is not None:
-                self.had[seat].add(c)
-                if vis == "owner" and not (sseat == seat and sdecl.visibility == "owner"):
+            sseat, svis = zones[src]
+            if had is not None:
+                had.add(c)
+                if into_hand and not (sseat == seat and svis == "owner"):
                     self.drew[seat].add(c)
-            if sseat is not None and vis == "public" and sdecl.visibility != "public":
+            if to_public and sseat is not None and svis != "public":
                 self.played[sseat].add(c)
 
     def record(self, m) -> dict:

@@ -106,10 +106,13 @@ round "Go":
 
 
 def test_had_counts_the_cards_a_seat_holds_when_the_game_starts():
+    class Hidden:
+        visibility = "hidden"
+
     class Machine:
         n_players = 2
         zones = {"deck:0": [0, 1], "deck:1": [2], "box": [3]}
-        zone_info = {"deck:0": (None, 0, False), "deck:1": (None, 1, False), "box": (None, None, False)}
+        zone_info = {"deck:0": (Hidden, 0, False), "deck:1": (Hidden, 1, False), "box": (Hidden, None, False)}
     tally = Tally()
     tally.begin(Machine())
     assert tally.had == [{0, 1}, {2}]
