@@ -241,12 +241,23 @@ def build_report(records: Sequence[dict], players: int, game_info: dict | None =
         i = seat["seat"]
         scored = [r for r in finished if "scores" in r]
         seat["score"] = moments(r["scores"][i] for r in scored if r["scores"][i] is not None) if scored else None
-        seat["return"] = moments(r["returns"][i] for r in scored) if scored else None
+        seat["return"] = moments(_returns(r, players)[i] for r in finished)
 
     report["measures"] = _measures(info["measures"], finished, players)
     report["groups"] = _groups(info["groups"], finished, wins, report["groupings"])
     report["cards"], report["card_groups"] = _cards(finished, wins, players)
     return report
+
+
+def _returns(record: dict, players: int) -> list:
+    """The record's returns (a game with a score carries them), else the same convention worked out
+    from the winners: the winners share 1, a draw gives each of n players 1/n."""
+    if "returns" in record:
+        return record["returns"]
+    winners = _winners(record)
+    if not winners:
+        return [1 / players] * players
+    return [1 / len(winners) if seat in winners else 0.0 for seat in range(players)]
 
 
 def _winners(record: dict) -> set:

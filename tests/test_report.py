@@ -204,6 +204,9 @@ def test_the_report_from_records():
     assert report["seats"][0]["ci95"] == list(wilson_interval(1, 3))
     assert report["seats"][0]["score"]["mean"] == pytest.approx(11 / 3)
     assert report["seats"][1]["return"]["total"] == 1.5          # lost, won, a draw's half
+    plain = build_report([_record(1, [0]), _record(2, [0, 1]), _record(3, [], draw=True)], 2, None)
+    assert plain["seats"][0]["score"] is None                     # no score declared
+    assert [s["return"]["total"] for s in plain["seats"]] == [2.0, 1.0]    # 1 + 1/2 + 1/2, 0 + 1/2 + 1/2
     assert report["decisions"]["real"]["mean"] == 5.0 and report["decisions"]["forced"]["total"] == 3
     assert report["decisions"]["all"]["max"] == 8
     assert report["draws"]["count"] == 1
