@@ -22,7 +22,7 @@ from lark.indenter import Indenter
 from . import cache
 from .diagnostics import Diagnostic
 from .source import Source
-from .syntax_errors import IndentationProblem, error_line, explain
+from .syntax_errors import IndentationProblem, error_line, explain, names_given, reserved_name
 
 MAX_ERRORS = 20
 
@@ -239,6 +239,9 @@ def parse(source: Source) -> tuple[Tree | None, list[Diagnostic]]:
         while True:
             try:
                 tree = parser.parse(attempt)
+                if not diagnostics:     # `let top be 3` parses, but no rule can read `top` back
+                    diagnostics += [reserved_name(line, column, word, source.path, text)
+                                    for line, column, word in names_given(text, parser)][:MAX_ERRORS]
                 return (None if diagnostics else tree), diagnostics
             except Exception as error:  # every failure is reported as a diagnostic
                 brackets = list(parser.options.postlex.open_brackets)

@@ -16,6 +16,7 @@ from cardsmith.dsl.registry import BUILTIN_FUNCTIONS, EXPRESSION, dispatch
 from cardsmith.dsl.types import ANY, CARD, PLAYER, ZONE, Scope, is_list, list_of
 
 from . import compile_lang as _lang
+from . import compile_positions as _positions
 from .errors import RuleError, charge
 
 _MISSING = object()
@@ -726,6 +727,9 @@ class ExprCompiler:
     x_RandomPick, x_RandomNumber, x_SortedExpr = _lang.x_RandomPick, _lang.x_RandomNumber, _lang.x_SortedExpr
     x_CurrentStep, x_SeatOf, x_SeatExpr, x_SeatsFrom = _lang.x_CurrentStep, _lang.x_SeatOf, _lang.x_SeatExpr, _lang.x_SeatsFrom
     x_Modulo, b_last = _lang.x_Modulo, _lang.b_last
+    # issue 18's: numbers as options, positions, defaults (interpreter/compile_positions.py)
+    x_NumberRange, x_PositionIn = _positions.x_NumberRange, _positions.x_PositionIn
+    x_CardFrom, x_Otherwise = _positions.x_CardFrom, _positions.x_Otherwise
 
 
 # One compile handler per expression class, read from the registry (dsl/registry.py) once

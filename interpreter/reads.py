@@ -21,6 +21,7 @@ _DIRECT = {
     # face up or down is part of ZONES (a flip marks it); a step begins without marking anything,
     # and a random pick may change at every look: be safe
     A.IsFace: ZONES, A.HasKeyword: 0, A.CurrentStep: ALL, A.RandomPick: ALL, A.RandomNumber: ALL,
+    A.PositionIn: ZONES, A.CardFrom: ZONES, A.NumberRange: 0, A.Otherwise: 0,
 }
 
 

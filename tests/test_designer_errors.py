@@ -114,10 +114,12 @@ def test_a_word_of_the_language_where_it_cannot_be_meant_is_a_name(rule):
     game(text.replace("add 1 to p's score", rule))
 
 
-def test_a_name_that_is_a_word_is_reported_where_the_word_is_expected():
+def test_a_name_that_is_a_word_is_reported_where_the_let_gives_it():
+    # `let seat be 3` parses; the line that reads `seat` back cannot: the let's name is the mistake
     text = BASE.replace("add 1 to p's score", "let seat be 3\n        add seat to p's score")
     d = diagnostics(text)[0]
-    assert (d.code, d.span.line, d.span.column, d.span.end_column) == ("E0021", 25, 13, 17)
+    assert (d.code, d.span.line, d.span.column, d.span.end_column) == ("E0021", 24, 13, 17)
+    assert "can't name a value" in d.message and "seat_no" in d.hint
 
 
 def test_the_word_renamed_is_only_blamed_when_renaming_helps():

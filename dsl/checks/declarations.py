@@ -28,9 +28,20 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
         seen[(kind, name)] = span
         table[name] = node
 
+    end_check_names: dict[str, A.Span] = {}
     for decl in module.decls:
         if isinstance(decl, A.OverrideDecl):
+            if isinstance(decl.decl, A.EndCheckDecl) and decl.decl.name is None:
+                sink.error("E0111", "an 'as soon as' is overridden by its name, and this one has none",
+                           decl.span, 'name it as the base names the one it replaces: '
+                           'override as soon as ..., named "Last one standing":')
             decl = decl.decl   # a lone file has nothing to override: the rule simply counts
+        if isinstance(decl, A.EndCheckDecl) and decl.name is not None:
+            if decl.name in end_check_names:
+                sink.error("E0102", f"the 'as soon as' named \"{decl.name}\" is declared twice (first at line "
+                           f"{end_check_names[decl.name].line})", decl.span,
+                           "give each its own name; in a variant, write override in front of the new one")
+            end_check_names.setdefault(decl.name, decl.span)
         match decl:
             case A.GameDecl():
                 if d.game is not None:

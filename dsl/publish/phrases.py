@@ -946,6 +946,30 @@ def describe_Modulo(e: A.Modulo, ctx: Ctx) -> str:
     return f"the remainder of {np(e.left, ctx)} divided by {np(e.right, ctx)}"
 
 
+# ---- issue 18's expressions: numbers as options, positions, defaults
+@describer
+def describe_NumberRange(e: A.NumberRange, ctx: Ctx) -> str:
+    return f"the numbers from {np(e.low, ctx)} to {np(e.high, ctx)}"
+
+
+@describer
+def describe_PositionIn(e: A.PositionIn, ctx: Ctx) -> str:
+    where = np(e.coll.zone, ctx) if isinstance(e.coll, A.CardsIn) else np(e.coll, ctx)
+    return f"the position of {np(e.item, ctx)} in {where} (counting from 1)"
+
+
+@describer
+def describe_CardFrom(e: A.CardFrom, ctx: Ctx) -> str:
+    if isinstance(e.index, A.Num) and e.index.value in _ORDINALS:
+        return f"the {_ORDINALS[e.index.value]} card from the {e.place} of {np(e.zone, ctx)}"
+    return f"card number {np(e.index, ctx)} from the {e.place} of {np(e.zone, ctx)} (counting from 1)"
+
+
+@describer
+def describe_Otherwise(e: A.Otherwise, ctx: Ctx) -> str:
+    return f"{np(e.value, ctx)} (or {np(e.default, ctx)} when there is no such value)"
+
+
 def say_last(e: A.Call, ctx: Ctx) -> str:
     arg = e.args[0]
     if isinstance(arg, A.CardsIn):
