@@ -106,10 +106,13 @@ round "Go":
 
 
 def test_had_counts_the_cards_a_seat_holds_when_the_game_starts():
+    class Hidden:
+        visibility = "hidden"
+
     class Machine:
         n_players = 2
         zones = {"deck:0": [0, 1], "deck:1": [2], "box": [3]}
-        zone_info = {"deck:0": (None, 0, False), "deck:1": (None, 1, False), "box": (None, None, False)}
+        zone_info = {"deck:0": (Hidden, 0, False), "deck:1": (Hidden, 1, False), "box": (Hidden, None, False)}
     tally = Tally()
     tally.begin(Machine())
     assert tally.had == [{0, 1}, {2}]
@@ -201,6 +204,9 @@ def test_the_report_from_records():
     assert report["seats"][0]["ci95"] == list(wilson_interval(1, 3))
     assert report["seats"][0]["score"]["mean"] == pytest.approx(11 / 3)
     assert report["seats"][1]["return"]["total"] == 1.5          # lost, won, a draw's half
+    plain = build_report([_record(1, [0]), _record(2, [0, 1]), _record(3, [], draw=True)], 2, None)
+    assert plain["seats"][0]["score"] is None                     # no score declared
+    assert [s["return"]["total"] for s in plain["seats"]] == [2.0, 1.0]    # 1 + 1/2 + 1/2, 0 + 1/2 + 1/2
     assert report["decisions"]["real"]["mean"] == 5.0 and report["decisions"]["forced"]["total"] == 3
     assert report["decisions"]["all"]["max"] == 8
     assert report["draws"]["count"] == 1
@@ -300,6 +306,7 @@ def _errors(extra: str):
 
 @pytest.mark.parametrize("extra, code, words, hint", [
     ('measure "X" counts event Bmp\n', "E0210", "unknown event 'Bmp'", "Bump"),
+    ('measure "X" counts event moved\n', "E0210", "'moved' is built in", "declare an event"),
     ('measure "X" as 1\nmeasure "X" as 2\n', "E0102", 'the measure "X" is declared twice', "line"),
     ('group "S" for p as p\'s side\ngroup "S" for p as p\'s points\n', "E0102", 'the group "S" is declared twice',
      "rename"),

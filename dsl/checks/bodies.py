@@ -674,7 +674,11 @@ def bodies(d: Declarations, sink: DiagnosticSink) -> None:
         bc.expr(d.value.expr, Scope({d.value.player: PLAYER}, you=True), NUMBER)
     for m in d.measures:        # `measure "X" [for p] as ...` (a number) or `measure "X" counts event E`
         if m.event is not None:
-            if m.event not in d.events:
+            if m.event in BUILTIN_EVENTS and m.event not in d.events:
+                bc.sink.error("E0210", f"a measure counts an event the game declares, and '{m.event}' is built in",
+                              m.span, "declare an event of the game and announce it where it happens "
+                              "(a built-in event is raised only when something listens to it)")
+            elif m.event not in d.events:
                 bc.sink.error("E0210", f"unknown event '{m.event}'", m.span,
                               suggest(m.event, d.events) or "a measure counts an event the game declares "
                               f"and announces: event {m.event}")
