@@ -6,7 +6,8 @@ reported as a located diagnostic (E0900) so the designer still gets file:line:co
 
 A game file may come from a stranger, so reading it is bounded (dsl/bounds.py): only regular
 files are read, at most MAX_FILE_BYTES each; `extends` / `import` name `.cards` files in the
-game's own folder or below, nested at most MAX_INCLUDE_DEPTH deep, at most MAX_INCLUDED_FILES
+game's own folder or below (or, when the user names a folder holding the game, `root`, in that
+folder or below: a scenario file in a subfolder may extend its game), nested at most MAX_INCLUDE_DEPTH deep, at most MAX_INCLUDED_FILES
 files and MAX_TOTAL_BYTES bytes for one game. Each file is parsed once: a file reached a second
 time (two files import the same library) adds nothing more, and a file that includes itself,
 directly or through others, is an error naming the cycle.
@@ -115,6 +116,7 @@ class _Includes:
     seen: set[Path] = field(default_factory=set)        # every file read (resolved)
     chain: list[Path] = field(default_factory=list)     # the files being included, outermost first
     stopped: bool = False               # a bound on files or bytes was hit: include no more
+    root: Path | None = None            # the folder the user named: includes anywhere below it
 
     def splice(self, path: Path, module: A.Module) -> A.Module:
         """Splice `extends` / `import`ed files in front of this one's declarations. Only files
@@ -169,9 +171,12 @@ class _Includes:
             sink.error("E0901", f"cannot read '{d.path}': {getattr(exc, 'strerror', None) or exc}",
                        d.span, "check the file name and path", _CHECKS_WAIT)
             return None
-        if base_dir not in target.parents:
-            sink.error("E0905", f"'{d.path}' is outside this game's folder", d.span,
-                       "a game may only extend or import files in its own folder or below", _CHECKS_WAIT)
+        if (self.root or base_dir) not in target.parents:
+            folder = f"the folder {self.root}" if self.root else "this game's folder"
+            sink.error("E0905", f"'{d.path}' is outside {folder}", d.span,
+                       "a game may only extend or import files in its own folder or below" + (
+                           "" if self.root else "; a file in a subfolder reaches its game above it when "
+                           "the command is given the project's folder: --root DIR"), _CHECKS_WAIT)
             return None
         if target.suffix != RULES_SUFFIX:          # a link named x.cards to another file
             sink.error("E0907", f"'{rule}' takes a .cards rules file, but '{d.path}' leads to "
@@ -221,7 +226,10 @@ def _sorted(items: list[Diagnostic], root: str) -> list[Diagnostic]:
     return items
 
 
-def check_source(source: Source, sink: DiagnosticSink | None = None) -> tuple[Game | None, list[Diagnostic], dict]:
+def check_source(source: Source, sink: DiagnosticSink | None = None,
+                 root: str | None = None) -> tuple[Game | None, list[Diagnostic], dict]:
+    """`root`: a folder the user named that holds the game: `extends` / `import` may reach any
+    `.cards` file below it, not only below the game's own folder (ignored if it does not hold it)."""
     sink = sink or DiagnosticSink()
     source = Source(source.path, normalise_line_ends(source.text))
     sources = {source.path: source}
@@ -236,6 +244,10 @@ def check_source(source: Source, sink: DiagnosticSink | None = None) -> tuple[Ga
         if module is None:
             return None, sink.items, sources
         includes = _Includes(sink, sources, total_bytes=size)
+        if root is not None:
+            named = Path(root).resolve()
+            if named in Path(source.path).resolve().parents:
+                includes.root = named
         root = Path(source.path).resolve()
         includes.seen.add(root)
         module = includes.splice(root, module)
@@ -276,13 +288,14 @@ def check_file(path: str) -> tuple[list[Diagnostic], dict]:
     return diags, sources
 
 
-def load_game(path: str, *, fail_fast: bool = False) -> Game:
-    """The checked Game of the file at `path`; raises CardsmithError with every diagnostic."""
+def load_game(path: str, *, fail_fast: bool = False, root: str | None = None) -> Game:
+    """The checked Game of the file at `path`; raises CardsmithError with every diagnostic.
+    `root`: the folder the user named, whose files it may include (see check_source)."""
     sink = DiagnosticSink(fail_fast=fail_fast)
     read = _read(path, sink, None)
     if read is None:
         raise CardsmithError(sink.items, {})
-    game, diags, sources = check_source(read[0], sink)
+    game, diags, sources = check_source(read[0], sink, root)
     if game is None:
         raise CardsmithError(diags, sources)
     return game

@@ -6,12 +6,16 @@ the machine with a pending decision (player, prompt, options, labels) kept in th
 so a game can be saved at any decision; `Engine.decide(i)` answers it. From no options the
 name is `none` and nobody is asked; one option is taken at once and logged as "forced". A
 scenario's `give` scripts answers in advance (docs/language.md, "Scenario statements:
-`give`, `expect`, `play`"): they are taken in order, and an option may be named by its label.
+`give`, `expect`, `play`"): they are taken in order by the questions that have more than one
+option (one with a single option is not asked), and an option may be named by its label; an
+answer never used fails the scenario (interpreter/scenario.py).
 
 `Decisions` is mixed into `interpreter/machine.py`'s `Machine`, whose state (`st`, `log`,
 `codes`, `where`) it reads through `self`.
 """
 from __future__ import annotations
+
+import json
 
 from .errors import GameAborted, RuleError, charge
 from .log import Seen, is_menu
@@ -26,31 +30,34 @@ class Decisions:
         if player is None or not options:
             env[var] = None
             return
+        if len(options) == 1:       # not asked: a scripted answer waits for a real question
+            env[var] = options[0]
+            if self.tally is not None:      # a simulation counts the forced decisions
+                self.tally.forced += 1
+            self._log_choice(player, prompt, options[0], span, "forced", kind=kind)
+            return
         scripted = self.st.script.get(str(player))
         if scripted:
-            value = scripted.pop(0)
+            value, given, _ = scripted.pop(0)
             if value not in options and isinstance(value, str):
                 # a scenario may name an option by its label ("Bolt: Cast it")
                 wanted = value.casefold()
-                value = next((o for o in options if self.log.option_label(self, o, kind).casefold() == wanted),
+                # (by the referee's label, which names every card, or by the chooser's)
+                value = next((o for who in (None, player) for o in options
+                              if self.log.option_label(self, o, kind, None, who).casefold() == wanted),
                              value)
             if value not in options and is_menu(kind):
                 # `chooses one`: a scenario may give the element itself (a card) for its option
                 value = next((o for o in options if len(o) > 1 and o[1] == value), value)
             if value not in options:
                 raise RuleError(f"the scenario gives {self.log.player_name(player)} the choice "
-                                f"{self.log.value(self, value)}, which is not one of the options", span)
+                                f"{self.log.value(self, value)} (at {given}), which is not one of the options",
+                                span)
             env[var] = value
             self._log_choice(player, prompt, value, span, "scripted", kind=kind)
             return
-        if len(options) == 1:
-            env[var] = options[0]
-            if self.tally is not None:      # a simulation counts the forced decisions
-                self.tally.forced += 1
-            self._log_choice(player, prompt, options[0], span, "forced", kind=kind)
-            return
         charge(self, len(options), span)        # labelling the options is work, not one step
-        labels = self.log.option_labels(self, options, kind, span)
+        labels = self.log.option_labels(self, options, kind, span, player)
         self.brk = True
         self.st.pending = {"player": player, "prompt": prompt, "options": list(options), "labels": labels,
                            "var": var, "kind": kind if isinstance(kind, str) else list(kind),
@@ -86,6 +93,10 @@ class Decisions:
                                                  "secret": secret},
                           [self.log.player_name(player), *picked, f" ({prompt})"], weight=None)
 
-    def give(self, player, choice, span) -> None:
-        """A scenario's `give`: the player's next answer, taken by `ask` in order."""
-        self.st.script.setdefault(str(player), []).append(choice)
+    def give(self, player, choice, span, t=None) -> None:
+        """A scenario's `give`: the player's next answer, taken in order by the next question with more
+        than one option; kept with where it was given, for a scenario that ends with it unused."""
+        shown = self.log.typed(self, choice, t)
+        shown = json.dumps(shown, ensure_ascii=False) if isinstance(shown, str) and choice is not None \
+            else str(self.log.value(self, shown))
+        self.st.script.setdefault(str(player), []).append([choice, span.short, shown])

@@ -72,6 +72,8 @@ class Engine:
         state = _state if _state is not None else initial_state(game, players, seed)
         self.m = Machine(self.prog, state, players, self._log, max_steps)
         self.m.scenario = _scenario
+        if _scenario:
+            self.m.keep_history()
         if tally is not None:       # a simulation's counts (interpreter/report.py): from the first card
             self.m.tally = tally
             tally.begin(self.m)

@@ -24,6 +24,7 @@ from .decisions import Decisions
 from .log import EventLog, TextTooLong
 from .memory import lift
 from .program import Program
+from .scenario_machine import Scenarios
 from .reads import ATTRS, OUT, ZONES
 from .state import Frame, GameState
 from .triggers import REPLACED, REPLACED_WHERE_DONE, Triggers, replaceable
@@ -69,7 +70,7 @@ def turn_memory(game, n_players: int) -> dict:
     return out
 
 
-class Machine(Triggers, Decisions):
+class Machine(Triggers, Decisions, Scenarios):
     # False runs every instruction as its closure, one at a time, as near the step bound: the
     # definition the fused blocks are tested against (tests/test_codegen.py)
     fused = True
@@ -692,6 +693,8 @@ class Machine(Triggers, Decisions):
 
     def begin_step(self, kind: str, name: str, span) -> bool | int | None:
         """REPLACED when an `instead of step_started` takes the step's place (it does not happen)."""
+        if self.stop_at is not None and self.stop_at[0] == name and self.park():
+            return True             # a scenario's `play until step`: the round waits here
         if STEP_STARTED in self.prog.replacements and self.replaced(STEP_STARTED, {"step": name}):
             return REPLACED
         self.st.step_path.append(name)

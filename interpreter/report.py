@@ -60,7 +60,7 @@ class Tally:
     ``events`` names the events to count; ``cards`` turns the card tracking on (it makes every
     move report where its cards came from, which costs a little)."""
 
-    __slots__ = ("real", "forced", "events", "cards", "had", "drew", "played")
+    __slots__ = ("real", "forced", "events", "cards", "had", "drew", "played", "zones")
 
     def __init__(self, events: Sequence[str] = (), cards: bool = True):
         self.real = 0
@@ -70,6 +70,7 @@ class Tally:
         self.had: list[set] = []
         self.drew: list[set] = []
         self.played: list[set] = []
+        self.zones: dict = {}           # zone key -> (owner seat or None, visibility)
 
     def begin(self, m) -> None:
         """The game starts: every card already in a seat's zone was had by that seat."""
@@ -79,6 +80,8 @@ class Tally:
         self.played = [set() for _ in range(n)]
         if not self.cards:
             return
+        self.zones = {key: (seat, decl.visibility if decl is not None else "hidden")
+                      for key, (decl, seat, _) in m.zone_info.items()}
         for key, held in m.zones.items():
             seat = m.zone_info[key][1]
             if seat is not None:
@@ -92,16 +95,18 @@ class Tally:
         """Cards moved from ``sources`` (one zone key per card) into zone ``key``."""
         if not self.cards:
             return
-        info = m.zone_info
-        decl, seat, _ = info[key]
-        vis = decl.visibility
+        zones = self.zones
+        seat, vis = zones[key]
+        had = self.had[seat] if seat is not None else None
+        into_hand = had is not None and vis == "owner"
+        to_public = vis == "public"
         for c, src in zip(cards, sources):
-            sdecl, sseat, _ = info[src]
-            if seat is not None:
-                self.had[seat].add(c)
-                if vis == "owner" and not (sseat == seat and sdecl.visibility == "owner"):
+            sseat, svis = zones[src]
+            if had is not None:
+                had.add(c)
+                if into_hand and not (sseat == seat and svis == "owner"):
                     self.drew[seat].add(c)
-            if sseat is not None and vis == "public" and sdecl.visibility != "public":
+            if to_public and sseat is not None and svis != "public":
                 self.played[sseat].add(c)
 
     def record(self, m) -> dict:
@@ -236,12 +241,23 @@ def build_report(records: Sequence[dict], players: int, game_info: dict | None =
         i = seat["seat"]
         scored = [r for r in finished if "scores" in r]
         seat["score"] = moments(r["scores"][i] for r in scored if r["scores"][i] is not None) if scored else None
-        seat["return"] = moments(r["returns"][i] for r in scored) if scored else None
+        seat["return"] = moments(_returns(r, players)[i] for r in finished)
 
     report["measures"] = _measures(info["measures"], finished, players)
     report["groups"] = _groups(info["groups"], finished, wins, report["groupings"])
     report["cards"], report["card_groups"] = _cards(finished, wins, players)
     return report
+
+
+def _returns(record: dict, players: int) -> list:
+    """The record's returns (a game with a score carries them), else the same convention worked out
+    from the winners: the winners share 1, a draw gives each of n players 1/n."""
+    if "returns" in record:
+        return record["returns"]
+    winners = _winners(record)
+    if not winners:
+        return [1 / players] * players
+    return [1 / len(winners) if seat in winners else 0.0 for seat in range(players)]
 
 
 def _winners(record: dict) -> set:
@@ -432,6 +448,11 @@ def variant_changes(base, variant) -> list[str]:
             out.append("It adds the group " + E.plain(E.describe_group(decl, ctx)))
         elif isinstance(decl, A.EndCheckDecl):
             out.append("It adds an end check: " + _end_check(decl, ctx, E))
+        elif isinstance(decl, A.DefineDecl):
+            out.append("It adds a definition: " + E.plain(E.describe_define(decl, ctx)))
+        elif isinstance(decl, A.ProcedureDecl):
+            inner = E.params_ctx(ctx, decl.name, decl.params)
+            out.append(f"It adds the procedure {E.quote(E.human(decl.name))}: {_body_text(decl.body, inner, E)}")
         elif isinstance(decl, A.CardDecl):
             out.append(f"It adds the card {E.quote(decl.name)}.")
         elif isinstance(decl, A.CardTable):

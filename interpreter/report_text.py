@@ -122,6 +122,11 @@ def render_comparison(comparison: dict, console) -> None:
                           "n/a" if p is None else f"{p:.3g}",
                           "[bold]significant[/bold]" if row["significant"] else "")
         console.print(table)
+    only = comparison.get("only_in_variant") or {}
+    for kind in ("measures", "cards"):
+        if only.get(kind):
+            console.print(f"Only the variant has the {kind} " + ", ".join(escape(n) for n in only[kind])
+                          + ": nothing to compare them with.")
     flagged = comparison["significant"]
     console.print(f"{len(flagged)} of {len(comparison['rows'])} differences are significant "
                   f"(two-sided p < {comparison.get('alpha', 0.05)}); with many metrics, about one in twenty "

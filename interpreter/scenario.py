@@ -7,8 +7,10 @@
         play 1 round
         expect count(cards in seat 1's discard) = 8
 
-A scenario fails when an `expect` is false, when a player must decide something the
-scenario did not script (strict choice), or when a rule fails while running.
+A scenario fails when an `expect` is false (the failure says the condition as written, the
+values of its parts and the last lines of the log), when a player must decide something the
+scenario did not script (strict choice), when an answer it scripted is never used, or when a
+rule fails while running. A scenario declared `with seed N` runs with that seed.
 """
 from __future__ import annotations
 
@@ -37,6 +39,7 @@ def run_scenario(game: Game, name: str, seed: int = 0, max_steps: int | None = N
     prog = program_for(game)
     decl = next(s for s in game.decls.scenarios if s.name == name)
     players = decl.players or game.min_players
+    seed = decl.seed if decl.seed is not None else seed
     failures: list[str] = []
     if not game.min_players <= players <= game.max_players:
         failures.append(f"{decl.span.short}: the scenario is played with {players} players, but "
@@ -52,13 +55,27 @@ def run_scenario(game: Game, name: str, seed: int = 0, max_steps: int | None = N
             p = eng.pending
             failures.append(f"{p.rule}: the scenario has no answer for {eng.player_names[p.player]}'s "
                             f"choice '{p.prompt}' (options: {', '.join(p.options)}); script it with give")
-        failures.extend(f"{where}: expectation failed" for where in eng.state.failures)
+        failures.extend(_failure(f) for f in eng.state.failures)
+        for seat, answers in sorted(eng.state.script.items(), key=lambda item: int(item[0])):
+            for _, given, shown in answers:
+                failures.append(f"{given}: the scenario gives {eng.player_names[int(seat)]} the choice "
+                                f"{shown}, but no question used it (a question with one possible answer "
+                                f"is not asked)")
     except CardsmithError as err:       # GameAborted, or the engine refusing to start
         d = err.diagnostics[0]
-        failures.append(f"{d.span.short}: {d.message}")
+        failures.append(f"{d.span.short}: {d.message}" + (f"\n    {d.hint}" if d.hint else ""))
         event_log = getattr(err, "event_log", None)
         log = event_log.events if event_log is not None else []
     return ScenarioResult(name, players, not failures, failures, log)
+
+
+def _failure(f) -> str:
+    """One failure kept by the machine: `where` alone (a false `expect`), or its lines
+    [where, what failed, why, ...] (interpreter/compile_scenario.py), as the report prints it."""
+    if isinstance(f, str):
+        return f"{f}: expectation failed"
+    where, what, *why = f
+    return f"{where}: {what}" + "".join(f"\n    {line}" for line in why)
 
 
 def run_scenarios(game: Game, seed: int = 0, max_steps: int | None = None) -> list[ScenarioResult]:

@@ -60,6 +60,8 @@ class Triggers:
         number, whatever their order in the flip)."""
         if event in self.announce_replaced and len(param_sets) == 1 and self.replace(event, param_sets[0], span):
             return True                 # replaced: the event does not happen
+        if self.history is not None:    # a scenario keeps every event, to be asked about
+            self.remember(event, param_sets)
         if self.tally is not None:      # a simulation's `measure ... counts event`
             self.tally.announced(event, len(param_sets))
         log_on = self.log.on

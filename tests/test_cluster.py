@@ -172,3 +172,31 @@ def test_cli_unreachable_scheduler_is_a_usage_error(monkeypatch, capsys):
     assert code == 1
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err
     assert "Traceback" not in err
+
+
+class _StopAfter(_NoBar):
+    """A progress bar that is told of ^C after `games` games (as the terminal would raise it)."""
+
+    def __init__(self, games: int):
+        self.left = games
+
+    def advance(self, games: int) -> None:
+        self.left -= games
+        if self.left <= 0:
+            raise KeyboardInterrupt
+
+
+def test_interrupting_a_cluster_run_keeps_what_was_played(threads_cluster):
+    """^C while chunks are still queued: run_on_cluster lets the KeyboardInterrupt through (the
+    summary is simulate's), cancels what is queued, and the records hold whole finished games."""
+    from cardsmith.dsl.loader import load_game
+
+    records: dict = {}
+    with pytest.raises(KeyboardInterrupt):
+        cluster.run_on_cluster(threads_cluster, load_game(str(DUEL)), 2, list(range(1, 201)), None,
+                               records, _StopAfter(5))
+    assert 5 <= len(records) < 200
+    assert all(records[s]["status"] == "finished" for s in records)
+    # the cluster is free again: a new run plays every seed
+    again = simulate(str(DUEL), 10, 2, 1, 1, progress=False, scheduler=threads_cluster)
+    assert again["games"] == 10 and again["finished"] == 10

@@ -101,9 +101,13 @@ def test_a_report_against_itself_differs_in_nothing():
 def test_the_variant_changes_are_said_in_english(comparison):
     changes = comparison["changes"]
     assert changes[0] == "Its title is “Designer Report: Two Draws”."
-    assert changes[1].startswith("The round “Play” is replaced: For each player, in seat order:")
-    assert "Move the top 2 cards of the stack to their hand." in changes[1]
-    assert len(changes) == 2                # the scenario changes no rule
+    assert changes[1] == "It adds a definition: A player's table size is the number of cards in their table."
+    assert changes[2] == ("It adds the measure “Cards on the table”: for each player, the player's table size "
+                          "when the game ends.")
+    assert changes[3].startswith("The round “Play” is replaced: For each player, in seat order:")
+    assert "Move the top 2 cards of the stack to their hand." in changes[3]
+    assert len(changes) == 4                # the scenario changes no rule: it is not said
+    assert comparison["only_in_variant"]["measures"] == ["Cards on the table"]
 
 
 def test_an_overridden_end_check_and_an_added_one():
@@ -124,7 +128,7 @@ def test_the_command(capsys, monkeypatch):
     data = json.loads(capsys.readouterr().out)
     assert data["schema"] == "cardsmith.compare/1"
     assert data["base"]["schema"] == data["variant"]["schema"] == "cardsmith.simulate/1"
-    assert data["changes"][1].startswith("The round “Play” is replaced")
+    assert data["changes"][3].startswith("The round “Play” is replaced")
     assert cli.main(["compare", BASE, VARIANT, "-n", "30", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     for words in ("What the variant changes", "The round “Play” is replaced", "Cards kept in hand per player",

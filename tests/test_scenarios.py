@@ -149,8 +149,18 @@ def test_a_scenario_whose_expectations_hold_passes(top_card):
 def test_a_false_expectation_is_a_failure_at_its_line(top_card):
     result = run_scenario(top_card, "Passing moves one card")
     assert not result.ok
-    # only the false expect is reported; the true ones before and after it are not
-    assert result.failures == [f"{_where('# FALSE', 'expect')}: expectation failed"]
+    # only the false expect is reported; the true ones before and after it are not; it says the
+    # condition as written, both values, and the last lines of the log before it
+    assert result.failures == [
+        f"{_where('# FALSE', 'expect')}: expectation failed: expect count(cards in seat 2's pile) = 2\n"
+        "    count(cards in seat 2's pile) is 1\n"
+        "    expected 2\n"
+        "    the last lines of the log before it:\n"
+        "      #3 round 0: Player 1's colour becomes red\n"
+        "      #4 round 0: Player 2 chooses blue (Pick a colour)\n"
+        "      #5 round 0: Player 2's colour becomes blue\n"
+        "      #6 round 1: round 1: Pass\n"
+        "      #7 round 1: Two from Player 1's pile to Player 2's pile face up"]
     assert [e["ok"] for e in result.log if e["event"] == "expect"] == [True, False, True]
 
 
