@@ -517,7 +517,11 @@ def compare(base_path: str, variant_path: str, games: int, players: int, jobs: i
 
     from .simulate import simulate
 
+    from .play import check_player_count
+
     base_game, variant_game = load_game(base_path), load_game(variant_path)
+    for game in (base_game, variant_game):      # both, before either plays a game
+        check_player_count(game, players)
     runs = []
     for path in (base_path, variant_path):
         options = {"scheduler": scheduler} if scheduler is not None else {}

@@ -134,3 +134,16 @@ def test_the_command(capsys, monkeypatch):
     for words in ("What the variant changes", "The round “Play” is replaced", "Cards kept in hand per player",
                   "significant", "Welch t", "two-proportion z"):
         assert words in out, words
+
+
+def test_a_player_count_one_of_them_does_not_allow_is_refused_before_any_game(tmp_path, monkeypatch):
+    from cardsmith.interpreter.play import PlayerCountError
+
+    (tmp_path / "base.cards").write_text(Path(BASE).read_text())
+    (tmp_path / "three.cards").write_text('extends "base.cards"\n\ngame "Three":\n    players: 3 to 4\n'
+                                          '    summary: "Only for three or four."\n')
+    played = []
+    monkeypatch.setattr("cardsmith.interpreter.simulate.simulate", lambda *a, **k: played.append(a))
+    with pytest.raises(PlayerCountError, match="Three is for 3 to 4 players, not 2"):
+        compare(str(tmp_path / "base.cards"), str(tmp_path / "three.cards"), 5, 2, 1, 1)
+    assert played == []
