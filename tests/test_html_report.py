@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import re
 import subprocess
 import sys
@@ -110,6 +111,20 @@ def test_the_same_seeds_give_the_same_page_whatever_the_workers(designer_report)
     other = simulate(str(DESIGNER), 60, 2, 2, 1, progress=False)
     assert other["jobs"] == 2 and other["elapsed_seconds"] != designer_report["elapsed_seconds"]
     assert H.simulation_html(other) == H.simulation_html(designer_report)
+
+
+def test_the_same_seeds_give_the_same_file_from_another_process(tmp_path):
+    """Two `cardsmith simulate --report` processes (each its own hash seed): the same bytes."""
+    pages = []
+    for run, hash_seed in enumerate(("1", "2")):
+        out = tmp_path / f"run{run}.html"
+        done = subprocess.run([sys.executable, "-m", "cardsmith.interpreter.cli", "simulate", str(DESIGNER),
+                               "-n", "20", "--jobs", "1", "--report", str(out)],
+                              capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "PYTHONHASHSEED": hash_seed})
+        assert done.returncode == 0, done.stderr
+        pages.append(out.read_bytes())
+    assert pages[0] == pages[1]
 
 
 def test_a_game_without_declared_groups_is_grouped_by_its_enum_attributes(space_war_report):
