@@ -44,6 +44,7 @@ BOUNDS: tuple[Bound, ...] = (
     Bound("MAX_DICE_PER_ROLL", 1_000, "dice", "dice rolled by one `roll`"),
     Bound("MAX_COLLECTION", 100_000, "items", "items in one list or collection computed while playing"),
     Bound("MAX_NUMBER_RANGE", 10_000, "numbers", "numbers in one `numbers from a to b` (so a choice of a number offers at most this many options)"),
+    Bound("MAX_COMBINATIONS", 100_000, "groups", "groups one combination search may examine (`the groups of`, `the subsets of`, `the best arrangement of`)"),
     Bound("MAX_RUNTIME_STRING", 100_000, "characters", "length of a text computed while playing"),
     Bound("MAX_GAME_MEMORY", 4_000_000_000, "bytes",
           "memory a game may take on top of what cardsmith already holds (play, test, each simulate worker)"),
@@ -87,6 +88,7 @@ MAX_RUNTIME_NUMBER = int(bound("MAX_RUNTIME_NUMBER").value)
 MAX_DICE_PER_ROLL = int(bound("MAX_DICE_PER_ROLL").value)
 MAX_COLLECTION = int(bound("MAX_COLLECTION").value)
 MAX_NUMBER_RANGE = int(bound("MAX_NUMBER_RANGE").value)
+MAX_COMBINATIONS = int(bound("MAX_COMBINATIONS").value)
 MAX_RUNTIME_STRING = int(bound("MAX_RUNTIME_STRING").value)
 MAX_GAME_MEMORY = int(bound("MAX_GAME_MEMORY").value)
 MAX_LOG_BYTES = int(bound("MAX_LOG_BYTES").value)

@@ -17,6 +17,7 @@ from cardsmith.dsl.types import ANY, CARD, PLAYER, ZONE, Scope, is_list, list_of
 
 from . import compile_lang as _lang
 from . import compile_positions as _positions
+from . import compile_combos as _combos
 from .errors import RuleError, charge
 
 _MISSING = object()
@@ -736,6 +737,8 @@ class ExprCompiler:
 _COMPILE = dispatch("compile", EXPRESSION, ExprCompiler)
 
 
+    # issue 18's combination searches (interpreter/compile_combos.py)
+    x_GroupsOf, x_SubsetsOf, x_BestArrangement = _combos.x_GroupsOf, _combos.x_SubsetsOf, _combos.x_BestArrangement
 def zone_keys(decls, max_players: int) -> dict[str, list[str]]:
     """Runtime keys of every zone: per-player zones `name:seat`, shared ones their name."""
     keys: dict[str, list[str]] = {}

@@ -128,6 +128,8 @@ def _follow_places(state: dict, moved: dict[int, int]) -> tuple[list, dict | Non
                 if name.startswith(PICKS) and isinstance(value, list):
                     env[name] = [moved.get(c, c) if isinstance(c, int) else c for c in value]
             frames[-1] = [code_id, pc, env]
+    if pending is not None and pending.get("kind") == ["list", CARD_KIND]:     # a choice among groups of cards
+        pending = dict(pending, options=[[moved.get(c, c) for c in group] for group in pending["options"]])
     return frames, pending
 
 

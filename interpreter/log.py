@@ -17,7 +17,7 @@ from typing import NamedTuple
 from cardsmith.dsl.bounds import MAX_LOG_BYTES, MAX_RUNTIME_STRING
 
 from .errors import RuleError
-from .visibility import EVERYONE, card_seers
+from .visibility import EVERYONE, card_seers, unseen_label
 
 # What an event costs the log besides its text: the keys `n`, `round`, `event`, `rule`,
 # `step`, `text`, their values and JSON punctuation; then each further datum (a key and a short
@@ -49,6 +49,12 @@ def is_many(kind) -> bool:
     """Whether a decision's kind is one pick of `chooses ... of` / `orders`: ("many", element
     kind); its options are the elements left and, where the player may stop, None ("done")."""
     return isinstance(kind, (tuple, list)) and len(kind) == 2 and kind[0] == "many"
+
+
+def is_list_kind(kind) -> bool:
+    """Whether a decision's kind is a list type ("list", element kind): its options are lists
+    (groups of cards from `the groups of`, `the subsets of`, ...), a list after a save."""
+    return isinstance(kind, (tuple, list)) and len(kind) == 2 and kind[0] == "list"
 
 
 def is_menu(kind) -> bool:
@@ -198,20 +204,27 @@ class EventLog:
         shown = self.typed(m, v, t)
         return [budget.take(repr(shown) if nested else str(shown))]
 
-    def option_label(self, m, v, kind, budget: _Budget | None = None) -> str:
+    def option_label(self, m, v, kind, budget: _Budget | None = None, player=None) -> str:
+        """An option's label as `player` (the chooser) reads it: a card they may not see is
+        named by its place ("card 2 of Ann's hand", interpreter/visibility.py)."""
         if kind.__class__ is not str and kind is not None and is_many(kind):     # an element, or done
-            return "done" if v is None else self.option_label(m, v, kind[1], budget)
+            return "done" if v is None else self.option_label(m, v, kind[1], budget, player)
         if kind.__class__ is not str and kind is not None and is_menu(kind):     # [i] or [i, element]
             label, inner = kind[1][v[0]]
             if len(v) == 1:
                 return label
-            item = self.option_label(m, v[1], inner, budget)
+            item = self.option_label(m, v[1], inner, budget, player)
             return f"{label}: {item}" if label is not None else item
         if kind == "action":
             from .resolver import label
             return label(m, v)
         if kind == "card":
+            if player is not None and player not in card_seers(m, v):
+                return unseen_label(m, v, self.zone_name(m, m.st.card_zone[v]))
             return m.card_label(v)
+        if kind.__class__ is not str and is_list_kind(kind) and isinstance(v, list):   # a group of them
+            budget = budget or _Budget(None)
+            return budget.take("[" + ", ".join(self.option_label(m, x, kind[1], budget, player) for x in v) + "]")
         if kind == "player":
             return self.player_name(v)
         if isinstance(v, bool):
@@ -223,10 +236,11 @@ class EventLog:
                            for p in self.typed_parts(m, v, None, None, budget=budget))
         return str(v)
 
-    def option_labels(self, m, options: list, kind, span) -> list[str]:
-        """The labels of a decision's options; the texts built for them share one bound."""
+    def option_labels(self, m, options: list, kind, span, player=None) -> list[str]:
+        """The labels of a decision's options as `player` reads them; the texts built for them
+        share one bound."""
         budget = _Budget(span)
-        return [self.option_label(m, o, kind, budget) for o in options]
+        return [self.option_label(m, o, kind, budget, player) for o in options]
 
     # ------------------------------------------------------------------ events
     def emit(self, m, kind: str, span, data: dict, text, bounded: bool = True, weight: int | None = 0) -> None:

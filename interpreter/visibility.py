@@ -1,8 +1,9 @@
 """Who may see a card: the one rule behind a player's view and the log a player reads.
 
 A card's face is seen by every player when it lies face up in a public zone, by its zone's
-owner alone in an owner-only zone (face up or down), and by nobody in a hidden zone or face
-down in a public one — except that a player who looked at it (`p looks at ...`) sees it
+owner alone in an owner-only zone (face up or down), by every player but its zone's owner in
+a zone `seen by the others` (face up or down: a hand held facing away), and by nobody in a
+hidden zone or face down in a public one — except that a player who looked at it (`p looks at ...`) sees it
 until it moves or its zone is shuffled. `Engine.view(p)` shows a card's name exactly when `sees` says p may; the
 explained log marks each card name it writes with `seers` (who may read it), so the log printed
 for a person at the terminal (`EventLog.seen_by`) is derived from the same rule, never
@@ -30,20 +31,54 @@ EVERYONE = _Everyone()
 NOBODY: frozenset = frozenset()
 
 
+class _AllBut:
+    """The seers of a card in a zone `seen by the others`: every seat but `seat` (its owner).
+    A non-seat (the observer of public information, seat -1) is not among them: what one
+    player does not see is no public information."""
+
+    __slots__ = ("seat",)
+
+    def __init__(self, seat) -> None:
+        self.seat = seat
+
+    def __contains__(self, seat) -> bool:
+        return seat != self.seat and isinstance(seat, int) and seat >= 0
+
+    def __or__(self, other):
+        if other is EVERYONE or self.seat in other:
+            return EVERYONE
+        return self
+
+    __ror__ = __or__
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _AllBut) and other.seat == self.seat
+
+    def __hash__(self) -> int:
+        return hash(("all but", self.seat))
+
+    def __repr__(self) -> str:
+        return f"ALL_BUT({self.seat})"
+
+
 def sees(visibility: str, zone_seat, face_up: bool, player) -> bool:
     """Whether `player` may see the face of a card in a zone of that visibility and seat."""
     if visibility == "public":
         return bool(face_up)
     if visibility == "owner":
         return zone_seat is not None and zone_seat == player
+    if visibility == "others":      # a shared zone has no owner: every player sees it
+        return zone_seat is None or (player != zone_seat and isinstance(player, int) and player >= 0)
     return False
 
 
 _OWNERS: dict = {}          # seat → frozenset((seat,)), made once: the log asks for every card it names
+_OTHERS: dict = {}          # seat → _AllBut(seat), likewise
 
 
 def seers(visibility: str, zone_seat, face_up: bool):
-    """The seats that may see such a card: EVERYONE, one owner, or NOBODY (same rule as `sees`)."""
+    """The seats that may see such a card: EVERYONE, one owner, all but the owner, or NOBODY
+    (same rule as `sees`)."""
     if visibility == "public":
         return EVERYONE if face_up else NOBODY
     if visibility == "owner" and zone_seat is not None:
@@ -51,6 +86,13 @@ def seers(visibility: str, zone_seat, face_up: bool):
         if owner is None:
             owner = _OWNERS[zone_seat] = frozenset((zone_seat,))
         return owner
+    if visibility == "others":
+        if zone_seat is None:           # a shared zone has no owner: every player sees it
+            return EVERYONE
+        others = _OTHERS.get(zone_seat)
+        if others is None:
+            others = _OTHERS[zone_seat] = _AllBut(zone_seat)
+        return others
     return NOBODY
 
 
@@ -68,3 +110,9 @@ def known_to(card_fields: dict) -> frozenset:
     """The seats that looked at a card (`p looks at ...`) since it last moved or was shuffled:
     its `$seen_by` entry, which the machine keeps (interpreter/machine.py `look`, `_forget`)."""
     return frozenset(card_fields.get("$seen_by", ()))
+
+
+def unseen_label(m, card: int, zone_name: str) -> str:
+    """How a decision's option names a card its chooser may not see: by its place, counted
+    from 1 in its zone's order ("card 2 of Ann's hand"), never by its name."""
+    return f"card {m.st.zones[m.st.card_zone[card]].index(card) + 1} of {zone_name}"

@@ -42,9 +42,9 @@ MARGIN, TITLE_H = 8, 20
 WIDTH = MARGIN * 2 + PER_ROW * BOX_W + (PER_ROW - 1) * GAP
 SHOWN_NAMES = 3            # face-up card names written in one zone, from the top
 NAME_CHARS = 17
-SEEN = {"hidden": "hidden", "owner": "its owner sees", "public": "everyone sees"}
+SEEN = {"hidden": "hidden", "owner": "its owner sees", "others": "all but its owner see", "public": "everyone sees"}
 LOOK = {"hidden": ("#34435c", "#ffffff", ""), "owner": ("#e8eef7", "#1d2430", ' stroke-dasharray="5 3"'),
-        "public": ("#ffffff", "#1d2430", "")}
+        "others": ("#fbf1e4", "#1d2430", ' stroke-dasharray="2 2"'), "public": ("#ffffff", "#1d2430", "")}
 
 
 def _cut(text: str, n: int = NAME_CHARS) -> str:
@@ -124,6 +124,8 @@ def table_svg(decls, seats: list[str], contents: dict | None = None, caption_pla
         y += height + GAP
     height = y
     legend = [(LOOK["hidden"], "hidden"), (LOOK["owner"], "only its owner sees it"), (LOOK["public"], "public")]
+    if any(z.visibility == "others" for z in decls.zones.values()):
+        legend.insert(2, (LOOK["others"], "all but its owner see it"))
     lx = MARGIN
     for (fill, _, dash), word in legend:
         parts.append(f'<rect x="{lx}" y="{height}" width="18" height="12" rx="2" fill="{fill}" stroke="#2f5597"{dash}/>')

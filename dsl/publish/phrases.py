@@ -587,6 +587,8 @@ def describe_ListExpr(e: A.ListExpr, ctx: Ctx) -> str:
 
 @describer
 def describe_WhereExpr(e: A.WhereExpr, ctx: Ctx) -> str:
+    if isinstance(e.coll, (A.GroupsOf, A.SubsetsOf)):      # `it` is one group (a combination search)
+        return f"{np(e.coll, ctx)}, keeping each group where {cond(e.cond, _group_ctx(ctx, e.coll))}"
     return _filtered(e.coll, e.cond, "it", ctx, _with_it(ctx, e.coll))
 
 
@@ -968,6 +970,35 @@ def describe_CardFrom(e: A.CardFrom, ctx: Ctx) -> str:
 @describer
 def describe_Otherwise(e: A.Otherwise, ctx: Ctx) -> str:
     return f"{np(e.value, ctx)} (or {np(e.default, ctx)} when there is no such value)"
+
+
+# ---- issue 18's combination searches
+def _group_ctx(ctx: Ctx, coll) -> Ctx:
+    """Inside a combination search `it` is one group: said "the group"."""
+    inner = ctx.child()
+    t = ctx.type_of(coll)
+    inner.scope.it_type = elem(t) if isinstance(coll, (A.GroupsOf, A.SubsetsOf)) else ("list", elem(t))
+    inner.refs["it"] = Ref("the group", "the group's")
+    return inner
+
+
+@describer
+def describe_GroupsOf(e: A.GroupsOf, ctx: Ctx) -> str:
+    noun = e.noun if e.noun not in (None, "items", "ones", "elements", "values", "things") else "of them"
+    return f"every group of {np(e.size, ctx)} {noun} that can be taken from {np(e.coll, ctx)}"
+
+
+@describer
+def describe_SubsetsOf(e: A.SubsetsOf, ctx: Ctx) -> str:
+    return f"every group of one or more that can be taken from {np(e.coll, ctx)}"
+
+
+@describer
+def describe_BestArrangement(e: A.BestArrangement, ctx: Ctx) -> str:
+    inner = _group_ctx(ctx, e.coll)
+    return (f"the groups to lay out from {np(e.coll, ctx)} (no two sharing anything, each group where "
+            f"{cond(e.cond, inner)}) whose scores add up to the most, a group's score being "
+            f"{np(e.score, inner)} (anything in no group is left over)")
 
 
 def say_last(e: A.Call, ctx: Ctx) -> str:

@@ -119,6 +119,8 @@ def display_value(decls, value) -> str:
         return "yes" if value else "no"
     if isinstance(value, str):
         return clean(labels_of(decls).members.get(value, value))
+    if isinstance(value, (list, tuple)):        # a list cell: its values, "none" when empty
+        return ", ".join(display_value(decls, v) for v in value) or "none"
     return clean(str(value))
 
 
