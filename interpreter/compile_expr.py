@@ -666,7 +666,7 @@ class ExprCompiler:
         op = e.op
 
         def none_error():
-            return RuleError("arithmetic met 'none' where it needs a number", span)
+            return RuleError("arithmetic met 'none' where it needs a number", span, _positions.NONE_NUMBER_HINT)
         # every result is checked against MAX_RUNTIME_NUMBER: one chained comparison with the
         # bounds held in closure cells (cheaper than globals; `+` is among the hottest ops)
         lo, hi = -_BIG, _BIG
@@ -719,7 +719,7 @@ class ExprCompiler:
         def neg(m, env):
             x = a(m, env)
             if x is None:       # `-(top card of pile).power` on an empty pile, as `0 - ...` would
-                raise RuleError("arithmetic met 'none' where it needs a number", span)
+                raise RuleError("arithmetic met 'none' where it needs a number", span, _positions.NONE_NUMBER_HINT)
             return -x
         return neg
 

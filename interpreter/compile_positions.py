@@ -14,6 +14,10 @@ from cardsmith.dsl.types import ZONE
 
 from .errors import RuleError, charge
 
+# The hint of every "arithmetic met 'none'": the value that was none may well be none by the rules
+NONE_NUMBER_HINT = ("a value here may be none (the highest of an empty list, the top card of an empty "
+                    "zone, an attribute not set): give it a default, e.g. highest(bids) otherwise 0")
+
 
 def x_NumberRange(self, e, sc):
     """`numbers from a to b`: [a, a + 1, ..., b]; empty when b < a (nothing to choose from)."""

@@ -21,6 +21,7 @@ from cardsmith.dsl.registry import ELIMINATED, FLIPPED, MOVED, REVEALED, STEP_EN
 from . import compile_scenario as _scn
 from .blocks import Snippet
 from .compile_expr import no_zone
+from .compile_positions import NONE_NUMBER_HINT
 from .errors import RuleError
 from .gen_expr import Gen
 from .reads import ATTRS, OUT, ZONES
@@ -251,7 +252,7 @@ class StmtCompiler:
             if mode != "set":
                 old = get(m, env)
                 if old is None or v is None:
-                    raise RuleError("arithmetic met 'none' where it needs a number", span)
+                    raise RuleError("arithmetic met 'none' where it needs a number", span, NONE_NUMBER_HINT)
                 v = old + v if mode == "add" else old - v
             if lo is not None and v is not None and v < lo:
                 v = lo

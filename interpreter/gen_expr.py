@@ -24,6 +24,7 @@ from cardsmith.dsl.registry import BUILTIN_FUNCTIONS
 from cardsmith.dsl.types import ANY, PLAYER, ZONE, Scope, is_list
 
 from .compile_expr import _ALWAYS_LISTS, _LIST_BUILTINS, _may_hold_lists, no_collection, no_zone, too_large
+from .compile_positions import NONE_NUMBER_HINT
 from .errors import RuleError, charge
 
 _BIG = MAX_RUNTIME_NUMBER
@@ -63,7 +64,7 @@ def _coll(xs, span):
 
 
 def _none_arith(span):
-    return RuleError("arithmetic met 'none' where it needs a number", span)
+    return RuleError("arithmetic met 'none' where it needs a number", span, NONE_NUMBER_HINT)
 
 
 def _add(x, y, span):

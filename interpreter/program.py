@@ -65,7 +65,7 @@ class Program:
         self.card_type_names = [c.type_name for c in game.cards]
         self.card_names = [c.name for c in game.cards]
         self.main = self._compile_main()
-        self.end_checks = [(self.gen.function(ec.cond, Scope(), "as soon as"), self._code(f"as soon as (line {ec.span.line})",
+        self.end_checks = [(self.gen.function(ec.cond, Scope(), "as soon as"), self._code(_end_check_name(ec),
                                                                                ec.body, Scope()), ec)
                            for ec in d.end_checks]
         self.check_mask = 0
@@ -310,3 +310,8 @@ def program_for(game: Game) -> Program:
 
 
 __all__ = ["Program", "program_for", "TriggerEntry", "ANY", "PLAYER"]
+
+
+def _end_check_name(ec) -> str:
+    """The code name of an `as soon as`: its name where it has one (`named "..."`), and its line."""
+    return f'as soon as "{ec.name}" (line {ec.span.line})' if ec.name else f"as soon as (line {ec.span.line})"

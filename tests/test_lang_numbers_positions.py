@@ -121,11 +121,31 @@ def _failure(statement: str) -> str:
     ("let xs be numbers from 1 to 10001", "more than 10,000 (the bound MAX_NUMBER_RANGE)"),
     ("let c be the card highest(picked) from the top of row", "'the card ... from the ... of' met 'none'"),
     ("let k be highest(picked) + 1", "arithmetic met 'none'"),
+    ("let k be 2 * highest(picked)", "arithmetic met 'none'"),
+    ("let k be -highest(picked)", "arithmetic met 'none'"),
+    ("add highest(picked) to seat 1's score", "arithmetic met 'none'"),
 ])
 def test_a_rule_that_cannot_be_carried_out_stops_at_its_line(statement, message):
     failure = _failure(statement if "picked" not in statement else "set picked to []\n    " + statement)
     assert failure.startswith("probe.cards:"), failure
     assert message in failure, failure
+
+
+@pytest.mark.parametrize("fused", [True, False])
+@pytest.mark.parametrize("rule", ["set x to highest(picked) + 1", "set x to 2 * highest(picked)",
+                                  "set x to -highest(picked)", "add highest(picked) to x"])
+def test_arithmetic_on_none_points_to_otherwise(rule, fused):
+    from cardsmith.interpreter.machine import Machine
+    game = load_text(PROBE + f'setup:\n    set picked to []\n    {rule}\nround "R":\n    seat 1 wins\n', path="probe.cards")
+    saved = Machine.fused
+    Machine.fused = fused
+    try:
+        with pytest.raises(CardsmithError) as err:
+            run_game(game, 2, 0, log=False)
+    finally:
+        Machine.fused = saved
+    d = err.value.diagnostics[0]
+    assert d.message == "arithmetic met 'none' where it needs a number" and "otherwise 0" in d.hint
 
 
 def test_a_range_at_its_bound_is_fine_and_past_it_is_E0811():
@@ -293,3 +313,10 @@ def test_the_rulebook_titles_a_named_end_check_by_its_name(tmp_path):
     assert main(["rulebook", str(QUICK), "-o", str(out), "--format", "md"]) in (0, None)
     text = (out / "bid_row_quick.md").read_text(encoding="utf-8")
     assert "Twenty points: as soon as" in text and "Three rounds: as soon as" in text
+
+
+def test_explain_lists_a_named_end_check_by_its_name(capsys):
+    from cardsmith.interpreter.cli import main
+    main(["explain", str(QUICK), "--list"])
+    out = capsys.readouterr().out
+    assert 'as soon as "Twenty points"' in out and 'as soon as "Three rounds"' in out
