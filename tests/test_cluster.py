@@ -200,3 +200,24 @@ def test_interrupting_a_cluster_run_keeps_what_was_played(threads_cluster):
     # the cluster is free again: a new run plays every seed
     again = simulate(str(DUEL), 10, 2, 1, 1, progress=False, scheduler=threads_cluster)
     assert again["games"] == 10 and again["finished"] == 10
+
+
+def test_compare_on_the_cluster_is_the_same_as_on_local_workers(threads_cluster):
+    from cardsmith.interpreter.report import compare
+
+    base = ROOT / "tests" / "games" / "designer_report.cards"
+    variant = ROOT / "tests" / "games" / "designer_report_variant.cards"
+    there = compare(str(base), str(variant), 16, 2, 1, 4, scheduler=threads_cluster)
+    here = compare(str(base), str(variant), 16, 2, 2, 4)
+    for run in ("base", "variant"):
+        assert there[run]["jobs"] == 2 and there[run]["finished"] == 16
+        assert _results(there[run]) == _results(here[run])
+    assert there["rows"] == here["rows"] and there["changes"] == here["changes"]
+
+
+def test_cli_compare_scheduler(capsys, threads_cluster):
+    base = ROOT / "tests" / "games" / "designer_report.cards"
+    variant = ROOT / "tests" / "games" / "designer_report_variant.cards"
+    code = main(["compare", str(base), str(variant), "-n", "8", "--scheduler", threads_cluster, "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["base"]["games"] == 8 and out["variant"]["jobs"] == 2
