@@ -15,7 +15,9 @@ What travels to the workers is data, never a pickled closure or a loaded ``Game`
 * per task, a chunk of seeds, the player count, the step bound and the agents' names.
 
 The task itself is named by reference (``cardsmith.interpreter.cluster._play_chunk``), so the
-workers need the same cardsmith installed (docs/simulate.md, "Running on a cluster"). A
+workers need the same cardsmith installed (docs/simulate.md, "Running on a cluster"); the bundle
+carries a digest of the caller's source files (``code_fingerprint``), and a worker whose own
+differs plays nothing: its chunks' games count as crashed, saying so. A
 worker's records name the files as the caller's machine does: the temporary folder in an error
 message is put back as the path the caller gave.
 
@@ -63,7 +65,29 @@ def game_bundle(game) -> dict:
         names[relative] = key
     root = resolved[game.path].relative_to(base).as_posix()
     digest = hashlib.sha256(repr((root, sorted(files.items()))).encode("utf-8", "surrogatepass")).hexdigest()
-    return {"root": root, "files": files, "names": names, "digest": digest}
+    return {"root": root, "files": files, "names": names, "digest": digest, "code": code_fingerprint()}
+
+
+_FINGERPRINT: list[str] = []
+
+
+def code_fingerprint() -> str:
+    """A digest of the cardsmith that runs here: every source file of its grammar, front end and
+    interpreter (path and bytes). A worker whose own differs would not play the same games."""
+    if not _FINGERPRINT:
+        import cardsmith.dsl
+        import cardsmith.grammar
+        import cardsmith.interpreter
+
+        digest = hashlib.sha256()
+        for package in (cardsmith.grammar, cardsmith.dsl, cardsmith.interpreter):
+            folder = Path(next(iter(package.__path__))).resolve()
+            for path in sorted(folder.rglob("*")):
+                if path.suffix in (".py", ".lark") and "__pycache__" not in path.parts:
+                    digest.update(f"{package.__name__}/{path.relative_to(folder).as_posix()}\0".encode())
+                    digest.update(path.read_bytes())
+        _FINGERPRINT.append(digest.hexdigest()[:16])
+    return _FINGERPRINT[0]
 
 
 def run_on_cluster(address: str, game, players: int, seeds: list[int], max_steps: int | None,
@@ -125,6 +149,10 @@ def _play_chunk(bundle: dict, players: int, chunk: list[int], max_steps: int | N
     """A task: the records of the games ``chunk`` names, in its order (runs on a worker)."""
     from .simulate import _play_one
 
+    if bundle.get("code") != code_fingerprint():
+        failure = (f"this worker runs another cardsmith (its code {code_fingerprint()}, the caller's "
+                   f"{bundle.get('code')}): install the same version on every worker")
+        return [{"seed": seed, "status": "crashed", "error": failure} for seed in chunk]
     game, failure, names = _worker_game(bundle)
     out = []
     with _PLAYING:

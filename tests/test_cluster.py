@@ -89,6 +89,19 @@ def test_a_game_in_several_files_is_sent_whole(tmp_path, threads_cluster):
     assert _results(there) == _results(here)
 
 
+def test_a_worker_with_another_cardsmith_plays_nothing():
+    """The bundle carries the caller's code digest: a worker whose own differs says so for each
+    game of its chunk instead of playing games that may not be the caller's."""
+    from cardsmith.dsl.loader import load_game
+
+    bundle = cluster.game_bundle(load_game(str(DUEL)))
+    assert bundle["code"] == cluster.code_fingerprint() and len(bundle["code"]) == 16
+    records = cluster._play_chunk(dict(bundle, code="0123456789abcdef"), 2, [4, 5], None, None)
+    assert [r["seed"] for r in records] == [4, 5]
+    assert all(r["status"] == "crashed" and "runs another cardsmith" in r["error"] for r in records)
+    assert [r["status"] for r in cluster._play_chunk(bundle, 2, [4, 5], None, None)] == ["finished"] * 2
+
+
 def test_a_bundle_cannot_write_outside_its_folder():
     bundle = {"root": "../evil.cards", "files": {"../evil.cards": "game \"x\":\n"},
               "names": {"../evil.cards": "evil.cards"}, "digest": "outside"}
