@@ -251,6 +251,7 @@ class ToAst(Transformer):
     def zone_decl(self, meta, ch):
         name = str(ch[0])
         per_player, ordered, visibility, capacity, doc = False, True, "public", None, None
+        owner_knows = False
         label = self._text(ch[1]) if _is_tok(ch[1], "STRING") else None
         for item in ch[2 if label is not None else 1:]:
             if _is_tok(item, "STRING"):
@@ -271,9 +272,12 @@ class ToAst(Transformer):
                 visibility = "owner"
             elif words == ["seen", "by", "the", "others"]:
                 visibility = "others"       # every player but the zone's owner
+            elif words[:3] == ["face", "down", "known"]:
+                owner_knows = True          # `face down known to its owner`
             elif words[:2] == ["at", "most"]:
                 capacity = self._int(item[2])
-        return A.ZoneDecl(self._span(meta), name, per_player, ordered, visibility, capacity, doc, label)
+        return A.ZoneDecl(self._span(meta), name, per_player, ordered, visibility, capacity, doc, label,
+                          owner_knows)
 
     def zone_prop(self, meta, ch):
         return ch
@@ -292,11 +296,7 @@ class ToAst(Transformer):
         own = (A.DocItem, A.KeywordUse) + _ABILITIES
         cells = tuple(c for c in ch if not isinstance(c, own))
         items = [c for c in ch if isinstance(c, own)]
-        span = self._span(meta)
-        if items:       # the row's own line, not its block
-            ends = [c.span.end_column for c in cells if c is not None and c.span.line == span.line]
-            span = Span(span.path, span.line, span.column, span.line, max(ends, default=span.column + 1))
-        return A.TableRow(span, cells, self._docs(items), tuple(i for i in items if isinstance(i, _ABILITIES)),
+        return A.TableRow(self._span(meta), cells, self._docs(items), tuple(i for i in items if isinstance(i, _ABILITIES)),
                           tuple(i for i in items if isinstance(i, A.KeywordUse)))
 
     def cell(self, meta, ch):
@@ -365,7 +365,7 @@ class ToAst(Transformer):
         return A.Activated(self._span(meta), self._text(ch[0]), tuple(acts), ch[-1])
 
     def act_from(self, meta, ch):
-        return A.Activation(self._span(meta), "from", name=str(ch[0]))
+        return A.Activation(self._span(meta), "from", name=str(ch[0]), names=tuple(str(t) for t in ch))
 
     def act_any_time(self, meta, ch):
         return A.Activation(self._span(meta), "any_time")
@@ -391,6 +391,10 @@ class ToAst(Transformer):
     def static_mod(self, meta, ch):
         cond = ch[3] if len(ch) > 3 else None
         return A.StaticMod(self._span(meta), str(ch[0]), ch[1], ch[2], cond)
+
+    def static_mod_game(self, meta, ch):
+        cond = ch[2] if len(ch) > 2 else None
+        return A.StaticMod(self._span(meta), str(ch[0]), None, ch[1], cond)
 
     def replacement(self, meta, ch):
         cond = ch[1] if len(ch) == 3 else None

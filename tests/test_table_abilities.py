@@ -70,8 +70,9 @@ def test_a_row_keeps_its_cells_and_carries_its_own_lines(windfalls):
     assert [type(ab) for ab in windfall.abilities] == [A.CardText]
     assert trickle.abilities == () and trickle.docs == () and trickle.keywords == ()
     assert [k.name for k in encore.keywords] == ["Echo"]
-    # the row's span is its own line, not the block under it
-    assert windfall.span.line == windfall.span.end_line
+    # the row's span runs from its first '|' to the end of the block under it, as a card block's
+    assert (windfall.span.line, windfall.span.end_line) == (39, 42)
+    assert trickle.span.line == trickle.span.end_line == 49
 
 
 def test_every_copy_of_a_row_has_the_rows_abilities_and_the_types(windfalls):
@@ -111,7 +112,7 @@ def test_a_row_with_the_wrong_cells_is_reported_at_its_own_line():
     text = (HEAD + "card type Unit:\n    power: number\n\ncards Unit in box:\n    | name | power |\n"
             '    | "A" |\n        text:\n            say "a"\n')
     (d,) = _errors(text)
-    assert (d.code, d.span.line, d.span.end_line) == ("E0506", 13, 13)
+    assert (d.code, d.span.line) == ("E0506", 13)
 
 
 # ------------------------------------------------------------------ the card's text and `resolve`
