@@ -109,7 +109,7 @@ def resolve_op(card, player, span):
             inner.update(entry.extra)
         if entry.blank is not None and not entry.blank(m, inner):
             if m.log.on:
-                m.log.emit(m, "blank", span, {"card": m.card_label(c), "player": you},
+                m.log.emit(m, "blank_text", span, {"card": m.card_label(c), "player": you},
                            [m.log.card(m, c), f": its text is blank for {m.log.player_name(you)}; nothing happens"])
             return None
         if m.log.on:

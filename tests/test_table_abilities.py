@@ -216,7 +216,7 @@ def test_a_blank_text_does_nothing_and_the_log_says_so():
             "    resolve the text of first(cards in box) for seat 2\n\nround \"R\":\n    seat 1 wins\n")
     eng = Engine(load_text(text, "t.cards"), 2, seed=0)
     assert [p["gold"] for p in eng.state.players] == [0, 6]
-    blank = [e for e in eng.log if e["event"] == "blank"]
+    blank = [e for e in eng.log if e["event"] == "blank_text"]
     assert [e["text"] for e in blank] == ["Tip: its text is blank for Player 1; nothing happens"]
 
 
