@@ -257,7 +257,8 @@ def s_StackDeckStmt(self, s, ctx):
         held = m.zones[key]
         picked: list[int] = []
         for name in wanted:
-            c = next((c for c in reversed(held) if c not in picked and m.card_label(c) == name), None)
+            # the copy nearest the bottom: one stacked on top by an earlier line is taken last
+            c = next((c for c in held if c not in picked and m.card_label(c) == name), None)
             if c is None:
                 raise RuleError(f"no card named {json.dumps(name, ensure_ascii=False)} is in "
                                 f"{m.log.zone_name(m, key)} to stack", span, _where_else(m, name, key, wanted),
