@@ -329,3 +329,40 @@ def test_the_words_stay_names_elsewhere():
     src += 'measure "Groups" for p as p\'s group + p\'s counts + p\'s measure\n'
     game = load_text(src, "g.cards")
     assert [m.name for m in game.decls.measures] == ["Groups"]
+
+
+def test_a_replaced_event_did_not_happen_and_is_not_counted():
+    src = '''game "Pings":
+    players: 2 to 2
+
+event Ping(n: number)
+
+zone box: shared, hidden
+zone table: per player, public
+
+card type Charm:
+    power: number = 0
+    instead of Ping where n = 2:
+        say "the second ping is damped"
+
+cards Charm in box:
+    | name     | power | copies |
+    | "Damper" | 0     | 1      |
+
+measure "Pings" counts event Ping
+
+setup:
+    move cards in box to seat 1's table
+
+round "R":
+    announce Ping(1)
+    announce Ping(2)
+    announce Ping(3)
+    seat 1 wins
+'''
+    record = play_one(load_text(src, "pings.cards"), 2, 1)
+    assert record["measures"] == {"Pings": 2}
+    assert record["events"] == {"Ping": 2}
+    unplugged = play_one(load_text(src.replace("move cards in box to seat 1's table", "say \"no charm\""),
+                                   "pings.cards"), 2, 1)
+    assert unplugged["measures"] == {"Pings": 3}        # the Damper in the box counts for nobody
