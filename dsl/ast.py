@@ -826,6 +826,7 @@ class Activation:
     kind: str               # "from" | "any_time" | "own_turn" | "if" | "cost_exhaust" | "cost_tap" | "cost_pay"
     name: str | None = None
     expr: Expr | None = None
+    names: tuple[str, ...] = ()     # "from": every zone named (`from hand or station`); name is the first
 
 
 @dataclass(frozen=True, slots=True)
@@ -839,10 +840,13 @@ class Activated:
 
 @dataclass(frozen=True, slots=True)
 class StaticMod:
-    """`modify strength of cards in column by 1 while ...`"""
+    """`modify strength of cards in column by 1 while ...`: a card field of cards; a player
+    attribute of a player or players (`modify draws of you by 1`); a game attribute, with no
+    `of` (`modify hand_limit by 1`: target is None). The checker records the target's type,
+    which says which of the three it is (interpreter/program.py `modifier_kind`)."""
     span: Span
     field: str
-    target: Expr
+    target: Expr | None
     amount: Expr
     cond: Expr | None
 
@@ -953,6 +957,9 @@ class ZoneDecl:
     capacity: int | None
     doc: str | None
     label: str | None = None            # the display name for the rulebook: `zone pile "Draw pile": ...`
+    # `face down known to its owner`: a card lying face down here is seen by the zone's owner
+    # too (a public zone: the others see its back); read by interpreter/visibility.py
+    owner_knows: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -173,6 +173,8 @@ class ExprCompiler:
         if kind == "this_field":
             return self._card_field(None, n, "$this")
         if kind == "game_attr":
+            if n in self.p.modified_game_attrs:     # `modify <game attribute> by ...`
+                return lambda m, env: m.modified_game(n)
             return lambda m, env: m.st.game[n]
         if kind == "zone":
             return lambda m, env: n
@@ -338,6 +340,10 @@ class ExprCompiler:
                 if key is not None:
                     return lambda m, env: None if (p := env[key]) is None else keys[p]
                 return lambda m, env: None if (p := owner_fn(m, env)) is None else keys[p]
+            if name in self.p.modified_player_attrs:     # `modify <attribute> of <players> by ...`
+                if key is not None:
+                    return lambda m, env: None if (p := env[key]) is None else m.modified_player(p, name)
+                return lambda m, env: None if (p := owner_fn(m, env)) is None else m.modified_player(p, name)
             if key is not None:
                 return lambda m, env: None if (p := env[key]) is None else m.players[p][name]
             return lambda m, env: None if (p := owner_fn(m, env)) is None else m.players[p][name]
@@ -731,14 +737,14 @@ class ExprCompiler:
     # issue 18's: numbers as options, positions, defaults (interpreter/compile_positions.py)
     x_NumberRange, x_PositionIn = _positions.x_NumberRange, _positions.x_PositionIn
     x_CardFrom, x_Otherwise = _positions.x_CardFrom, _positions.x_Otherwise
+    # issue 18's combination searches (interpreter/compile_combos.py)
+    x_GroupsOf, x_SubsetsOf, x_BestArrangement = _combos.x_GroupsOf, _combos.x_SubsetsOf, _combos.x_BestArrangement
 
 
 # One compile handler per expression class, read from the registry (dsl/registry.py) once
 _COMPILE = dispatch("compile", EXPRESSION, ExprCompiler)
 
 
-    # issue 18's combination searches (interpreter/compile_combos.py)
-    x_GroupsOf, x_SubsetsOf, x_BestArrangement = _combos.x_GroupsOf, _combos.x_SubsetsOf, _combos.x_BestArrangement
 def zone_keys(decls, max_players: int) -> dict[str, list[str]]:
     """Runtime keys of every zone: per-player zones `name:seat`, shared ones their name."""
     keys: dict[str, list[str]] = {}

@@ -29,7 +29,7 @@ import random
 from typing import TYPE_CHECKING
 
 from . import rng as R
-from .visibility import known_to, sees
+from .visibility import known_to, rule_of, sees
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -48,7 +48,7 @@ def hidden_places(state: dict, decls, player: int) -> list[tuple[str, int, int]]
     for key, cards in zones.items():
         name, _, seat = key.partition(":")
         owner = int(seat) if seat else None
-        vis = decls.zones[name].visibility
+        vis = rule_of(decls.zones[name])
         for i, c in enumerate(cards):
             # the rule of Engine.view: the zone's visibility, or the player looked at the card
             if not sees(vis, owner, face_up[c], player) and player not in known_to(fields[c]):

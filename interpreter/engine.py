@@ -18,7 +18,7 @@ from .log import EventLog
 from .machine import DEFAULT_MAX_STEPS, Machine
 from .program import program_for
 from .state import GameState
-from .visibility import card_seers, known_to, sees
+from .visibility import card_seers, known_to, rule_of, sees
 
 SAVE_FORMAT = "cardsmith-save/1"
 
@@ -153,7 +153,7 @@ class Engine:
         for key, cards in st.zones.items():
             name, _, seat = key.partition(":")
             owner = int(seat) if seat else None
-            vis = d.zones[name].visibility
+            vis = rule_of(d.zones[name])
             shown = None                # a hidden zone shows only its count, and the cards the player looked at
             looked = self.m.looks and any(player in known_to(st.cards[c]) for c in cards)
             if vis != "hidden" or looked:
@@ -167,8 +167,24 @@ class Engine:
             decision = {"prompt": pend["prompt"], "options": list(pend["labels"]), "rule": pend["rule"]}
         stack = [self._stack_item(item, player) for item in reversed(st.stack)]
         return {"you": player, "round": st.round, "stack": stack,
-                "players": [{"name": self.player_names[i], "out": st.out[i], **st.players[i]} for i in range(self.n)],
-                "game": dict(st.game), "zones": zones, "decision": decision, "result": st.result}
+                "players": [{"name": self.player_names[i], "out": st.out[i], **self._attributes(i)} for i in range(self.n)],
+                "game": self._attributes(None), "zones": zones, "decision": decision, "result": st.result}
+
+    def _attributes(self, seat: int | None) -> dict:
+        """A player's attributes (seat None: the game's) as a read sees them: a `modify` counts.
+        Looking changes nothing: the work a modifier's reads count is put back (a view taken or
+        not, the game runs the same)."""
+        m, prog = self.m, self.prog
+        names = prog.modified_game_attrs if seat is None else prog.modified_player_attrs
+        held = m.st.game if seat is None else m.st.players[seat]
+        if not names:
+            return dict(held)
+        work = m.st.work
+        try:
+            return {k: (m.modified_game(k) if seat is None else m.modified_player(seat, k)) if k in names else v
+                    for k, v in held.items()}
+        finally:
+            m.st.work = work
 
     def _stack_item(self, item: dict, player: int) -> dict:
         """A stack item as `player` sees it (docs/language.md, "The stack"): the card's name and

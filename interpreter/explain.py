@@ -245,7 +245,8 @@ def rules(game: Game) -> dict[str, list[Part]]:
 def _no_code(ab) -> str:
     if isinstance(ab, A.StaticMod):
         cond = f" while {written(ab.cond)}" if ab.cond is not None else ""
-        return (f"a modifier, no instructions: {ab.field} of {written(ab.target)} changes by "
+        whose = f" of {written(ab.target)}" if ab.target is not None else " (the game's)"
+        return (f"a modifier, no instructions: {ab.field}{whose} changes by "
                 f"{written(ab.amount)}{cond}, worked out whenever {ab.field} is read")
     if isinstance(ab, A.CardText):
         return "no instructions: the card's text is another (its own comes before its type's, then a keyword's)"

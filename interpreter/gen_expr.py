@@ -323,6 +323,8 @@ class ExprGen:
         if kind == "this_field":
             return self.card_field("env['$this']", n, g)
         if kind == "game_attr":
+            if n in self.p.modified_game_attrs:
+                return f"m.modified_game({n!r})"
             return f"m.st.game[{n!r}]"
         if kind in ("zone", "member"):
             return self.lit(n)
@@ -364,6 +366,8 @@ class ExprGen:
             if zones and name in self.d.zones:
                 keys = self.const(self.p.zone_keys[name])
                 return f"(None if ({t} := {owner}) is None else {keys}[{t}])"
+            if name in self.p.modified_player_attrs:
+                return f"(None if ({t} := {owner}) is None else m.modified_player({t}, {name!r}))"
             return f"(None if ({t} := {owner}) is None else m.players[{t}][{name!r}])"
         return self.card_field(owner, name, g)
 

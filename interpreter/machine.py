@@ -31,6 +31,7 @@ from .triggers import REPLACED, REPLACED_WHERE_DONE, Triggers, replaceable
 from .visibility import card_seers, seers
 
 DEFAULT_MAX_STEPS = MAX_STEPS
+GAME = "$game"      # what a game attribute's modifier applies to (`modify hand_limit by 1`): no card, no seat
 
 
 def too_large(number, span) -> RuleError:
@@ -503,8 +504,27 @@ class Machine(Triggers, Decisions, Scenarios):
         the current state (so "+1 Force to every card in this column" follows cards as they move).
         A modifier counts while its card is in a player's zone and its text is not blank."""
         if name in self.prog.tabled_mods:
-            return self._from_table(c, name)
-        base = self.cards[c].get(name)
+            return self._from_table(c, name, self.cards[c].get(name))
+        return self._summed(c, name, self.cards[c].get(name))
+
+    def modified_player(self, p: int, name: str):
+        """Player `p`'s attribute `name` with the active `modify <name> of <players>` abilities
+        applied (`modify draws of you by 1`), by the rule of `modified`; the stored value is what
+        `set`, `add` and `subtract` change."""
+        key = ("player", name)
+        if key in self.prog.tabled_mods:
+            return self._from_table(p, key, self.players[p][name])
+        return self._summed(p, key, self.players[p][name])
+
+    def modified_game(self, name: str):
+        """The game's attribute `name` with the active `modify <name> by ...` abilities applied."""
+        key = ("game", name)
+        if key in self.prog.tabled_mods:
+            return self._from_table(GAME, key, self.st.game[name])
+        return self._summed(GAME, key, self.st.game[name])
+
+    def _summed(self, c, name, base):
+        """`modified` worked out now: `c` a card, a seat or GAME; `name` a key of Program.modifiers."""
         key = (c, name)
         if key in self._modifying:          # a modifier reading the field it modifies sees the printed value
             return base
@@ -522,7 +542,7 @@ class Machine(Triggers, Decisions, Scenarios):
                         continue
                     if entry.cond is not None and not entry.cond(self, env):
                         continue
-                    targets = entry.target(self, env)
+                    targets = GAME if entry.target is None else entry.target(self, env)
                     if targets == c if not isinstance(targets, list) else c in targets:
                         total = (total or 0) + (entry.amount(self, env) or 0)
                         if not -MAX_RUNTIME_NUMBER <= total <= MAX_RUNTIME_NUMBER:
@@ -531,27 +551,28 @@ class Machine(Triggers, Decisions, Scenarios):
         finally:
             self._modifying.discard(key)
 
-    def _from_table(self, c: int, name: str):
+    def _from_table(self, c, name, base):
         """`modified` for a field whose modifiers read only versioned state and no modified
         field (Program.tabled_mods): every modifier of it is evaluated once per state version,
         into card -> [(amount, ability)] in the order `modified` adds them; a read sums its
         card's. Each read counts the work of building the table (`charge`: lists built), whether
         it built it or found it, so a game's work is the same whichever read came first and
-        after a restore."""
+        after a restore. The same for a player's attribute (its table keyed by seat) and the
+        game's (keyed by GAME)."""
         table = self._mod_tables.get(name)
         if table is None or table[0] != self.ver:
             work = self.st.work
             table = self._mod_tables[name] = (self.ver, self._mod_table(name), self.st.work - work)
         elif table[2]:
             charge(self, table[2], self.prog.modifiers[name][0].ability.span)
-        total = self.cards[c].get(name)
+        total = base
         for amount, ability in table[1].get(c, ()):
             total = (total or 0) + (amount or 0)
             if not -MAX_RUNTIME_NUMBER <= total <= MAX_RUNTIME_NUMBER:
                 raise too_large(total, ability.span)
         return total
 
-    def _mod_table(self, name: str) -> dict:
+    def _mod_table(self, name) -> dict:
         parts: dict = {}
         card_zone, zone_seat, out = self.st.card_zone, self.zone_seat, self.st.out
         for entry in self.prog.modifiers[name]:
@@ -564,7 +585,7 @@ class Machine(Triggers, Decisions, Scenarios):
                     continue
                 if entry.cond is not None and not entry.cond(self, env):
                     continue
-                targets = entry.target(self, env)
+                targets = GAME if entry.target is None else entry.target(self, env)
                 if targets is None or targets == []:
                     continue
                 amount = entry.amount(self, env)

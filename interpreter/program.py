@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.model import BUILTIN_EVENTS, Game
-from cardsmith.dsl.types import ANY, CARD, PLAYER, Scope, ref_type
+from cardsmith.dsl.types import ANY, CARD, PLAYER, Scope, list_of, ref_type
 
 from .compile_expr import ExprCompiler, zone_keys
 from .blocks import Snippet
@@ -40,7 +40,7 @@ class TriggerEntry:
 class ModifierEntry:
     """A `modify <field> of <target> by <amount> while <cond>` ability and the cards carrying it."""
     ability: A.StaticMod
-    target: object              # fn(m, env) -> card or list of cards
+    target: object              # fn(m, env) -> card(s) or player(s); None: the game's attribute
     amount: object              # fn(m, env) -> number
     cond: object                # fn(m, env) -> bool, or None
     blank: object               # the card type's "text is blank unless", or None
@@ -56,8 +56,17 @@ class Program:
         self.zone_keys = zone_keys(d, max(game.max_players, 1))
         self.codes: list[Code] = []
         self._proc_codes: dict = {}
-        self.modified_fields = {ab.field for c in game.cards for ab, _ in c.bound if isinstance(ab, A.StaticMod)}
         self.keyword_of = {id(ab): kw for kw in d.keywords.values() for ab in kw.abilities}
+        # what `modify` abilities change, by kind (`modifier_kind`): the names read through
+        # Machine.modified, modified_player, modified_game instead of the stored value
+        self.modified_fields: set = set()
+        self.modified_player_attrs: set = set()
+        self.modified_game_attrs: set = set()
+        for ab, _args, type_name, _cards in self.ability_groups(A.StaticMod):
+            kind = self.modifier_kind(ab, type_name)
+            {"card": self.modified_fields, "player": self.modified_player_attrs,
+             "game": self.modified_game_attrs}[kind].add(ab.field)
+        self.modified_names = self.modified_fields | self.modified_player_attrs | self.modified_game_attrs
         self.exprs = ExprCompiler(self)
         self.pool = Pool()                  # the namespace of the generated code (interpreter/blocks.py)
         self.gen = ExprGen(self, self.pool)
@@ -71,7 +80,7 @@ class Program:
         self.check_mask = 0
         for ec in d.end_checks:
             self.check_mask |= reads(ec.cond, d)
-        if self.modified_fields and self.check_mask & ATTRS:
+        if self.modified_names and self.check_mask & ATTRS:
             self.check_mask |= ZONES        # a modified field changes when cards move
         self.modifiers: dict[str, list[ModifierEntry]] = {}
         self._index_modifiers()
@@ -230,19 +239,33 @@ class Program:
             entry.key_param = self._key_param(ab.cond, sc.event_params)
             self.replacements.setdefault(ab.event, []).append(entry)
 
+    def modifier_kind(self, ab: A.StaticMod, type_name: str) -> str:
+        """What a `modify` ability changes: "game" (no target), "player" (its target's recorded
+        type is a player or players) or "card"."""
+        if ab.target is None:
+            return "game"
+        t = self.decls.typing.type_of(ab.target, self.ability_scope(ab, type_name).instance)
+        return "player" if t == PLAYER or t == list_of(PLAYER) else "card"
+
     def _index_modifiers(self) -> None:
+        """`modifiers`: a card field's by its name, a player attribute's by ("player", name), a
+        game attribute's by ("game", name) — the keys Machine.modified, modified_player and
+        modified_game look up (and `tabled_mods` holds)."""
         untabled = set()
         names: dict = {}
         for ab, args, type_name, cards in self.ability_groups(A.StaticMod):
             sc = self.ability_scope(ab, type_name)
-            entry = ModifierEntry(ab, self.gen.function(ab.target, sc, "modify"), self.gen.function(ab.amount, sc, "modify"),
+            kind = self.modifier_kind(ab, type_name)
+            key = ab.field if kind == "card" else (kind, ab.field)
+            entry = ModifierEntry(ab, self.gen.function(ab.target, sc, "modify") if ab.target is not None else None,
+                                  self.gen.function(ab.amount, sc, "modify"),
                                   self.gen.function(ab.cond, sc, "modify") if ab.cond is not None else None,
                                   self.blank_of(type_name), cards, extra=dict(args))
-            self.modifiers.setdefault(ab.field, []).append(entry)
+            self.modifiers.setdefault(key, []).append(entry)
             read = (ab.target, ab.amount, ab.cond, self.decls.card_types[type_name].blank_unless)
-            names.setdefault(ab.field, set()).update(names_in(read, self.decls))
-            if not versioned(read, self.decls) or names[ab.field] & self.modified_fields:
-                untabled.add(ab.field)
+            names.setdefault(key, set()).update(names_in(read, self.decls))
+            if not versioned(read, self.decls) or names[key] & self.modified_names:
+                untabled.add(key)
         # fields whose modifiers the machine may evaluate once per state version (`Machine.ver`,
         # `Machine._from_table`): every modifier of them, and the text-is-blank rule of its card
         # type, reads only state the version follows (no flow, no random pick, no stack) and no

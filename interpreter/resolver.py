@@ -31,7 +31,7 @@ class ActionEntry:
     index: int
     ability: A.Activated
     code_id: int
-    from_zone: str | None
+    from_zones: tuple           # the zones `from` names (`from hand or station`); () for anywhere
     any_time: bool
     own_turn: bool
     conds: list                 # fn(m, env) -> bool
@@ -48,10 +48,10 @@ def build_actions(prog) -> list[ActionEntry]:
     d = prog.decls
     for ab, args, type_name, cards in prog.ability_groups(A.Activated):
         sc = prog.ability_scope(ab, type_name)
-        from_zone, any_time, own_turn, conds, costs = None, False, False, [], []
+        from_zones, any_time, own_turn, conds, costs = (), False, False, [], []
         for act in ab.activations:
             if act.kind == "from":
-                from_zone = act.name
+                from_zones = act.names or (act.name,)
             elif act.kind == "any_time":
                 any_time = True
             elif act.kind == "own_turn":
@@ -67,7 +67,7 @@ def build_actions(prog) -> list[ActionEntry]:
         owner = type_name if ab in d.card_types[type_name].abilities else prog.game.cards[cards[0]].name
         code = prog.new_code(f"action {owner}: {ab.name}")
         prog.stmts.block(ab.body, Ctx(code, sc.child()))
-        entry = ActionEntry(len(entries), ab, code.id, from_zone, any_time, own_turn, conds, costs,
+        entry = ActionEntry(len(entries), ab, code.id, from_zones, any_time, own_turn, conds, costs,
                             prog.blank_of(type_name), cards, ab.name, frozenset(cards), dict(args))
         entries.append(entry)
     return entries
@@ -89,11 +89,13 @@ def usable(m, player: int, any_time_only: bool) -> list[str]:
             continue
         if entry.own_turn and st.active != player:
             continue
-        if entry.from_zone is not None:
-            # only the cards in that zone of the player: a hand, not the whole game
-            zone = m.zones.get(m.prog.zone_keys[entry.from_zone][player]
-                               if m.prog.decls.zones[entry.from_zone].per_player else entry.from_zone, ())
-            candidates = sorted(c for c in zone if c in entry.card_set)
+        if entry.from_zones:
+            # only the cards in those zones of the player: a hand (or a hand and a station), not
+            # the whole game; in card order, whichever zone holds them
+            candidates = sorted(c for name in entry.from_zones
+                                for c in m.zones.get(m.prog.zone_keys[name][player]
+                                                     if m.prog.decls.zones[name].per_player else name, ())
+                                if c in entry.card_set)
         else:
             candidates = [c for c in entry.cards if zone_seat[card_zone[c]] == player]
         charge(m, len(candidates), None)        # searching the cards is work, not one step
@@ -118,7 +120,9 @@ def _can_pay(m, entry, c, player, env) -> bool:
         if cost[0] == "tap" and m.st.used.get(f"{entry.index}:{c}") == _period_key(m, cost[1]):
             return False
         if cost[0] == "pay":
-            have = m.players[player].get(cost[2])
+            # what they have is what a read sees: a `modify` of the attribute counts
+            have = (m.modified_player(player, cost[2]) if cost[2] in m.prog.modified_player_attrs
+                    else m.players[player].get(cost[2]))
             if have is None or have < (cost[1](m, env) or 0):
                 return False
     return True

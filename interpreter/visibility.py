@@ -3,8 +3,9 @@
 A card's face is seen by every player when it lies face up in a public zone, by its zone's
 owner alone in an owner-only zone (face up or down), by every player but its zone's owner in
 a zone `seen by the others` (face up or down: a hand held facing away), and by nobody in a
-hidden zone or face down in a public one — except that a player who looked at it (`p looks at ...`) sees it
-until it moves or its zone is shuffled. `Engine.view(p)` shows a card's name exactly when `sees` says p may; the
+hidden zone or face down in a public one — except that the owner of a public zone declared
+`face down known to its owner` sees its face-down cards, and a player who looked at it (`p looks at ...`) sees it
+until it moves or its zone is shuffled. `rule_of(zone declaration)` names the rule a zone's cards follow. `Engine.view(p)` shows a card's name exactly when `sees` says p may; the
 explained log marks each card name it writes with `seers` (who may read it), so the log printed
 for a person at the terminal (`EventLog.seen_by`) is derived from the same rule, never
 re-derived from the log's words.
@@ -67,9 +68,21 @@ def sees(visibility: str, zone_seat, face_up: bool, player) -> bool:
         return bool(face_up)
     if visibility == "owner":
         return zone_seat is not None and zone_seat == player
+    if visibility == OWNER_KNOWS:
+        return bool(face_up) or (zone_seat is not None and zone_seat == player)
     if visibility == "others":      # a shared zone has no owner: every player sees it
         return zone_seat is None or (player != zone_seat and isinstance(player, int) and player >= 0)
     return False
+
+
+# the rule of a public zone declared `face down known to its owner`: its face-up cards are seen
+# by every player, its face-down ones by the zone's owner alone (a station built face down)
+OWNER_KNOWS = "public, face down known to its owner"
+
+
+def rule_of(decl) -> str:
+    """The visibility rule `sees` and `seers` apply to the cards of a zone declaration."""
+    return OWNER_KNOWS if decl.owner_knows else decl.visibility
 
 
 _OWNERS: dict = {}          # seat → frozenset((seat,)), made once: the log asks for every card it names
@@ -81,7 +94,9 @@ def seers(visibility: str, zone_seat, face_up: bool):
     (same rule as `sees`)."""
     if visibility == "public":
         return EVERYONE if face_up else NOBODY
-    if visibility == "owner" and zone_seat is not None:
+    if visibility == OWNER_KNOWS and face_up:
+        return EVERYONE
+    if visibility in ("owner", OWNER_KNOWS) and zone_seat is not None:
         owner = _OWNERS.get(zone_seat)
         if owner is None:
             owner = _OWNERS[zone_seat] = frozenset((zone_seat,))
@@ -100,7 +115,7 @@ def card_seers(m, card: int):
     """Who may see `card` where it lies now in the machine `m`'s state: by the rule above, and
     the players who looked at it (`p looks at ...`) since it came there (`known_to`)."""
     decl, seat, _public = m.zone_info[m.st.card_zone[card]]
-    who = seers(decl.visibility, seat, m.st.face_up[card])
+    who = seers(rule_of(decl), seat, m.st.face_up[card])
     if m.looks:
         return who | known_to(m.st.cards[card])
     return who

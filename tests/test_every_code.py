@@ -267,6 +267,7 @@ CASES: tuple[Case, ...] = (
     Case("E0109", 4, checked(HEAD + f'setup:\n    say "{LONGEST}x"\n')),
     Case("E0110", 2, checked(f'game "T":\n    players: 2 to {MAX_PLAYERS + 1}\n')),
     Case("E0111", 3, checked(HEAD + "override as soon as count(players) = 1:\n    first(players) wins\n")),
+    Case("E0112", 3, checked(HEAD + "zone pool: shared, face down known to its owner\n")),
     # --- names (dsl/types.py, dsl/checks/) ---
     Case("E0201", 4, checked(HEAD + 'setup:\n    for each p in playerz:\n        say "hi"\n')),
     Case("E0202", 3, checked(HEAD + "as soon as frist(players) = none:\n    the game is a draw\n")),

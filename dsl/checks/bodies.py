@@ -583,21 +583,54 @@ class BodyChecker:
             for act in ab.activations:
                 if act.expr is not None:
                     self.expr(act.expr, sc)
-                if act.kind == "from" and act.name not in self.d.zones:
-                    self._report("E0207", f"unknown zone '{act.name}'", act.span, suggest(act.name, self.d.zones))
+                for name in (act.names or (act.name,)) if act.kind == "from" else ():
+                    if name not in self.d.zones:
+                        self._report("E0207", f"unknown zone '{name}'", act.span, suggest(name, self.d.zones))
             self.block(ab.body, sc)
         elif isinstance(ab, A.StaticMod):
-            self._cards(ab.target, sc)
-            ft = self.typer.card_field(ab.field, None)
-            if ft is None:
-                self._report("E0204", f"cards have no field '{ab.field}'", ab.span,
-                                suggest(ab.field, self.typer.all_card_fields()))
-            elif ft != NUMBER:
-                self._report("E0408", f"only number fields can be modified, but '{ab.field}' is {show(ft)}",
-                                ab.span, "modify a number field of the card type (declared as: power: number)")
+            self._static_mod(ab, sc)
             self.expr(ab.amount, sc, NUMBER)
             if ab.cond is not None:
                 self.expr(ab.cond, sc, FLAG)
+
+    def _static_mod(self, ab: A.StaticMod, sc: Scope) -> None:
+        """What `modify` changes: a number field of cards (`modify power of cards in your line by 1`),
+        a number attribute of a player or players (`modify draws of you by 1`), or one of the
+        game's (`modify hand_limit by 1`, no `of`). The target's recorded type says which."""
+        ft, hint = None, "modify a number field of the card type (declared as: power: number)"
+        if ab.target is None:
+            fd = self.d.game_fields.get(ab.field)
+            if fd is not None:
+                ft, hint = self.typer.field_type(fd), "modify a number attribute (game has: limit: number = 3)"
+            else:
+                whose = ("players" if ab.field in self.d.player_fields
+                         else "cards" if self.typer.card_field(ab.field, None) is not None else None)
+                self._report("E0201", f"the game has no attribute '{ab.field}'", ab.span,
+                             f"'{ab.field}' belongs to {whose}: say whose, e.g. modify {ab.field} of "
+                             f"{'you' if whose == 'players' else 'this'} by 1" if whose is not None
+                             else suggest(ab.field, self.d.game_fields) or "declare it under: game has:")
+                return
+        else:
+            t = self.expr(ab.target, sc)
+            if t == PLAYER or t == list_of(PLAYER):
+                fd = self.d.player_fields.get(ab.field)
+                if fd is None:
+                    self._report("E0203", f"players have no attribute '{ab.field}'", ab.span,
+                                 suggest(ab.field, self.d.player_fields) or "declare it under: player has:")
+                    return
+                ft, hint = self.typer.field_type(fd), "modify a number attribute (player has: draws: number = 1)"
+            elif t in (CARD, ANY) or t == list_of(CARD) or t == list_of(ANY):
+                ft = self.typer.card_field(ab.field, None)
+                if ft is None:
+                    self._report("E0204", f"cards have no field '{ab.field}'", ab.span,
+                                 suggest(ab.field, self.typer.all_card_fields()))
+                    return
+            else:
+                self._report("E0409", f"modify changes cards or players, but this is {show(t)}", ab.target.span,
+                             "e.g. modify power of cards in your line by 1, or modify draws of you by 1")
+                return
+        if ft != NUMBER:
+            self._report("E0408", f"only numbers can be modified, but '{ab.field}' is {show(ft)}", ab.span, hint)
 
 
 # One check per statement class, read from the registry (dsl/registry.py) once

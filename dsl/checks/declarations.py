@@ -71,6 +71,11 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
                     unique(f"{decl.owner} attribute", f.name, f.span, table, f)
             case A.ZoneDecl():
                 unique("zone", decl.name, decl.span, d.zones, decl)
+                if decl.owner_knows and not (decl.per_player and decl.visibility == "public"):
+                    sink.error("E0112", f"'face down known to its owner' needs a public zone per player, "
+                               f"but '{decl.name}' is {'shared' if not decl.per_player else decl.visibility}",
+                               decl.span, "e.g. zone station: per player, public, face down known to its owner "
+                               "(a shared zone has no owner; in a hidden or owner-only zone nobody else sees the face)")
             case A.CardTable():
                 d.tables.append(decl)
             case A.CardDecl():

@@ -708,7 +708,7 @@ def describe_Triggered(ab: A.Triggered, ctx: Ctx) -> Line:
 ACTIVATION = {
     "any_time": lambda a, c: "at any time",
     "own_turn": lambda a, c: "in your turn",
-    "from": lambda a, c: f"while it is in your {human(a.name)}",
+    "from": lambda a, c: f"while it is in your {join_and([human(n) for n in (a.names or (a.name,))], 'or')}",
     "if": lambda a, c: f"if {cond(a.expr, c)}",
     "cost_exhaust": lambda a, c: "cost: exhaust it (turn it sideways)",
     "cost_tap": lambda a, c: f"cost: tap it, once per {a.name}",
@@ -736,6 +736,8 @@ def _text_may_blank(ctx: Ctx) -> bool:
 @describer
 def describe_StaticMod(ab: A.StaticMod, ctx: Ctx) -> Line:
     inner = ability_ctx(ctx, ctx.scope.this_type)
+    if ab.target is None or _of_players(ctx.type_of(ab.target)):
+        return _number_mod(ab, inner)
     target = np(ab.target, inner)
     many = is_list(ctx.type_of(ab.target))
     field = ctx.field(ab.field)
@@ -749,6 +751,29 @@ def describe_StaticMod(ab: A.StaticMod, ctx: Ctx) -> Line:
     text = f"{cap(target)} {gain}"
     if ab.cond is not None:
         text = f"While {cond(ab.cond, inner)}, {target} {gain}"
+    if _text_may_blank(inner):
+        text += " (only while this card's text counts)"
+    return Line(text + ".")
+
+
+def _of_players(t) -> bool:
+    return t == PLAYER or (is_list(t) and elem(t) == PLAYER)
+
+
+def _number_mod(ab: A.StaticMod, inner: Ctx) -> Line:
+    """A player's or the game's number changed (`modify draws of you by 1`, `modify hand_limit
+    by 2`), said as a card prints a bonus: "Your draws: +1.", "Your opponent's draws: -1.",
+    "The hand limit: +2." — one form for one player, several and the game."""
+    whose = "the" if ab.target is None else poss(ab.target, inner)
+    if isinstance(ab.amount, A.Num):
+        amount = f"{'+' if ab.amount.value >= 0 else ''}{ab.amount.value}"
+    elif isinstance(ab.amount, A.Neg) and isinstance(ab.amount.operand, A.Num):
+        amount = f"-{ab.amount.operand.value}"
+    else:
+        amount = f"plus {np(ab.amount, inner)}"
+    text = f"{cap(whose)} {inner.field(ab.field)}: {amount}"
+    if ab.cond is not None:
+        text += f", while {cond(ab.cond, inner)}"
     if _text_may_blank(inner):
         text += " (only while this card's text counts)"
     return Line(text + ".")
