@@ -344,6 +344,8 @@ class BookBuilder:
         for z in d.zones.values():
             seen = {"hidden": "hidden", "owner": "its owner only", "others": "everyone but its owner",
                     "public": "everyone"}[z.visibility]
+            if z.owner_knows:           # `face down known to its owner`
+                seen = "everyone; face down, its owner only"
             rows.append([zl(d, z.name), "each player" if z.per_player else "shared", seen, E.clean(z.doc or "")])
         table.blocks.append(Block("table", title="The zones", rows=rows,
                                   columns=["Zone", "Whose", "Who sees the cards", "Description"]))
@@ -362,6 +364,8 @@ class BookBuilder:
             cards = ("a pile, with a top and a bottom" if z.ordered else "in no order") + "; " + {
                 "hidden": "nobody sees them, only how many", "owner": "only its owner sees them",
                 "others": "everyone but its owner sees them", "public": "everyone sees them"}[z.visibility]
+            if z.owner_knows:
+                cards += " face up; only its owner knows the face-down ones"
             if z.capacity is not None:
                 cards += f"; at most {z.capacity}"
             rows.append([zl(d, z.name), "each player" if z.per_player else "shared", cards, E.clean(z.doc or "")])
@@ -790,7 +794,8 @@ class BookBuilder:
             add(E.human(z.name), "zone", [E.clean(z.doc or ""), ("One for each player" if z.per_player else "Shared")
                                           + ", " + {"hidden": "hidden", "owner": "seen by its owner only",
                                                     "others": "seen by everyone but its owner",
-                                                    "public": "public"}[z.visibility] + "."])
+                                                    "public": "public"}[z.visibility]
+                                          + ("; its owner knows its face-down cards" if z.owner_knows else "") + "."])
         for owner, fields in (("player attribute", d.player_fields), ("game attribute", d.game_fields)):
             for f in fields.values():
                 add(E.human(f.name), owner, [E.clean(" ".join(f.docs)), E.cap(E.describe_field(f, self.ctx)) + "."])
