@@ -63,14 +63,14 @@ def _log_tail(m, upto: int | None = None) -> list[str]:
     return out[::-1]
 
 
-def _fail(m, span, what: str, why: list[str], tail: list[str] | None = None) -> None:
-    """Record a failure of the scenario, and say so in the log as a false `expect` does."""
+def _failure(m, span, what: str, why: list[str], tail: list[str] | None = None) -> list[str]:
+    """A failure of the scenario as the lines it is reported with: where, what, why, the log before it."""
     lines = [span.short, what, *why]
     tail = _log_tail(m) if tail is None else tail
     if tail:
         lines.append("the last lines of the log before it:")
         lines.extend(f"  {t}" for t in tail)
-    m.st.failures.append(lines)
+    return lines
 
 
 def _literal(e) -> bool:
@@ -148,6 +148,7 @@ def s_ExpectStmt(self, s, ctx):
     def expect(m, fr):
         env = fr.env
         ok = bool(cond(m, env))
+        failure = None
         if not ok:
             tail = _log_tail(m)
             rng = m.st.rng
@@ -157,9 +158,8 @@ def s_ExpectStmt(self, s, ctx):
                 reasons = [f"(its parts could not be shown: {err.message})"]
             finally:
                 m.st.rng = rng              # explaining draws nothing from the generator
-            _fail(m, span, what, reasons, tail)
-        if m.log.on:
-            m.log.emit(m, "expect", span, {"ok": ok}, "expectation met" if ok else "expectation FAILED")
+            failure = _failure(m, span, what, reasons, tail)
+        m.expect(ok, span, failure)
     ctx.code.emit(expect, span, ("expect", s.cond))
 
 
@@ -228,10 +228,7 @@ def s_ExpectEventStmt(self, s, ctx):
                 reasons = [f"{b_text} happened first: {_described(m, kept[j])}",
                            f"{a_text} only after it: {_described(m, kept[i])}"]
         ok = not reasons
-        if not ok:
-            _fail(m, span, what, reasons)
-        if m.log.on:
-            m.log.emit(m, "expect", span, {"ok": ok}, "expectation met" if ok else "expectation FAILED")
+        m.expect(ok, span, _failure(m, span, what, reasons) if not ok else None)
     desc = ("expect_event", f"{a_text} " + {"happened": "happened", "not": "did not happen",
                                               "before": f"happened before {b_text}"}[s.how])
     ctx.code.emit(expect, span, desc)
@@ -358,9 +355,9 @@ def s_PlayStmt(self, s, ctx):
         if m.st.result is not None or (step and m.parked):
             if step and m.stop_at is not None:
                 m.stop_at = None
-                _fail(m, span, f"play until step \"{step}\" failed",
-                      [f"the game ended before {step} began ({m.st.result.get('reason') or 'game over'})"
-                       if m.st.result is not None else f"{step} never began"])
+                m.st.failures.append(_failure(m, span, f"play until step \"{step}\" failed", [
+                    f"the game ended before {step} began ({m.st.result.get('reason') or 'game over'})"
+                    if m.st.result is not None else f"{step} never began"]))
             fr.pc = end[0]
             return
         if s.kind == "rounds":

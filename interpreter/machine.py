@@ -744,12 +744,6 @@ class Machine(Triggers, Decisions, Scenarios):
     def end_turn(self, previous, span) -> None:
         self.st.active = previous
 
-    # ------------------------------------------------------------------ scenarios
-    def expect(self, ok, span) -> None:
-        if self.log.on:
-            self.log.emit(self, "expect", span, {"ok": bool(ok)}, "expectation met" if ok else "expectation FAILED")
-        if not ok:
-            self.st.failures.append(span.short)
 
 
 __all__ = ["Machine", "CARD", "PLAYER", "ZONE"]

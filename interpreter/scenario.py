@@ -63,17 +63,18 @@ def run_scenario(game: Game, name: str, seed: int = 0, max_steps: int | None = N
                                 f"is not asked)")
     except CardsmithError as err:       # GameAborted, or the engine refusing to start
         d = err.diagnostics[0]
-        failures.append(f"{d.span.short}: {d.message}" + (f"\n    {d.hint}" if d.hint else ""))
         event_log = getattr(err, "event_log", None)
         log = event_log.events if event_log is not None else []
+        # the expectations that failed before the abort are failures too (their log lines say where)
+        failures.extend(f"{e['rule']}: expectation failed (before the scenario stopped)"
+                        for e in log if e["event"] == "expect" and not e["ok"])
+        failures.append(f"{d.span.short}: {d.message}" + (f"\n    {d.hint}" if d.hint else ""))
     return ScenarioResult(name, players, not failures, failures, log)
 
 
-def _failure(f) -> str:
-    """One failure kept by the machine: `where` alone (a false `expect`), or its lines
-    [where, what failed, why, ...] (interpreter/compile_scenario.py), as the report prints it."""
-    if isinstance(f, str):
-        return f"{f}: expectation failed"
+def _failure(f: list) -> str:
+    """One failure kept by the machine, its lines [where, what failed, why, ...]
+    (interpreter/compile_scenario.py), as the report prints it: the reasons indented below."""
     where, what, *why = f
     return f"{where}: {what}" + "".join(f"\n    {line}" for line in why)
 

@@ -26,6 +26,14 @@ class Scenarios:
     parked: list | None = None      # the frames set aside where that step would begin
     parked_at: str = ""             # ... and the name of that step
 
+    def expect(self, ok: bool, span, failure: list | None = None) -> None:
+        """The log says whether an expectation held; a false one keeps its failure, the lines
+        [where, what failed, why ...] (interpreter/compile_scenario.py), for the scenario's report."""
+        if self.log.on:
+            self.log.emit(self, "expect", span, {"ok": ok}, "expectation met" if ok else "expectation FAILED")
+        if not ok:
+            self.st.failures.append(failure if failure is not None else [span.short, "expectation failed"])
+
     def keep_history(self) -> None:
         """From now on every event is announced and kept, whether or not a rule listens to it."""
         self.history = []

@@ -226,6 +226,14 @@ scenario "unknown" with 2 players:
     assert hint == "    cards of that name are in Player 1's deck: move one to Player 2's deck first, or stack the zone it is in"
     # nothing was moved, and the abort says which error it is
     assert result.log[-1]["event"] == "aborted" and result.log[-1]["code"] == "E0830"
+    # an expectation that failed before the scenario stopped is reported too
+    before = text.replace('    stack seat 2\'s deck with "Three" on top      # HERE\n',
+                          '    expect seat 1\'s score = 1      # BEFORE\n'
+                          '    stack seat 2\'s deck with "Three" on top\n')
+    stopped = _run(before, "missing")
+    assert stopped.failures[0] == (f"{_line('rehearsal_case.cards', before, '# BEFORE')}: "
+                                   "expectation failed (before the scenario stopped)")
+    assert "no card named \"Three\"" in stopped.failures[1] and len(stopped.failures) == 2
     unknown = _run(text, "unknown")
     assert unknown.failures[0].split("\n")[1] == '    no card of this game is named "Threee"; did you mean \'Three\'?'
 
