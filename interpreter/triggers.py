@@ -14,6 +14,11 @@ simultaneous triggers), "`when`: triggered abilities", "`order simultaneous trig
 * A response window declared after the event opens once those triggers have resolved.
 * An `instead of` ability runs in place of the procedure or event; when several apply, the
   first by the same order runs, and each applies once to an event (`$replaced` in its frame).
+  For the engine's own events it replaces the thing itself, asked before the engine does it:
+  each card of a move or flip alone (`replace_move`, `replace_flip`), an elimination, a
+  counter, an action used, an item resolving, a step, turn or round beginning (`replaced`).
+* A window declared `opens at any moment` is listed after every event; it is pushed once for
+  a moment (`_window_waiting`), and opens only when someone can answer (interpreter/resolver.py).
 
 `Triggers` is mixed into `interpreter/machine.py`'s `Machine`, whose state (`st`, `prog`,
 `log`, `push`) it reads through `self`: a method found on a base class costs the hot path
