@@ -353,6 +353,8 @@ CASES: tuple[Case, ...] = (
     # one log line naming 400 cards of 500 characters
     Case("E0808", 11, played(HEAD + _chips("public", "C" * 500) + "event heap(cards: list of card)\n"
                                      "setup:\n    announce heap(cards in box)\n")),
+    Case("E0218", 7, checked(HEAD + 'round "R":\n    step "Reveal":\n        say "r"\nscenario "s":\n'
+                             '    play until step "Reveel"\n')),
     Case("E0830", 9, scenario_run(HEAD + 'zone box: shared, hidden\ncard type T:\n    v: number\n'
                                   'card "A": T in box\n    v = 1\nscenario "s":\n'
                                   '    stack box with "B" on top\n')),

@@ -296,15 +296,18 @@ def test_play_until_a_step_that_never_begins_fails():
     text = '''
 scenario "never" with 2 players:
     play setup
-    move cards in seat 1's hand to seat 1's deck face down
-    move cards in seat 2's hand to seat 2's deck face down
-    play until step "Scoring"
+    move cards in seat 1's deck to seat 1's discard face up
+    play until step "Score"
 '''
     result = _run(text, "never")
     assert not result.ok
     assert result.failures[0].startswith(
-        f"{_line('rehearsal_case.cards', text, 'play until step')}: play until step \"Scoring\" failed\n"
-        "    the game ended before Scoring began")
+        f"{_line('rehearsal_case.cards', text, 'play until step')}: play until step \"Score\" failed\n"
+        "    the game ended before Score began")
+    # a step the game does not have is found by the checker
+    with pytest.raises(CardsmithError) as err:
+        _game(text.replace('"Score"', '"Scoring"'))
+    assert [(d.code, d.hint) for d in err.value.diagnostics] == [("E0218", "did you mean 'Score'?")]
 
 
 def test_a_round_stopped_at_a_step_goes_on_from_there():

@@ -461,6 +461,30 @@ class BodyChecker:
                          'declare one with: round "Name":')
         if s.cond is not None:
             self.expr(s.cond, sc, FLAG)
+        if s.kind == "until_step" and s.step not in self._step_names():
+            names = self._step_names()
+            self._report("E0218", f"no step or phase of this game is named \"{s.step}\"", s.span,
+                         suggest(s.step, names) or ("its steps are: " + ", ".join(f'"{n}"' for n in names)
+                                                    if names else "this game declares no step"))
+
+    def _step_names(self) -> list[str]:
+        """Every `step "..."` and `phase "..."` name of the game, in the order written (once)."""
+        if not hasattr(self, "_steps"):
+            found: dict[str, None] = {}
+
+            def walk(node):
+                if isinstance(node, A.StepStmt):
+                    found.setdefault(node.name)
+                if isinstance(node, (tuple, list)):
+                    for x in node:
+                        walk(x)
+                elif hasattr(node, "__dataclass_fields__") and not isinstance(node, A.ScenarioDecl):
+                    for f in node.__dataclass_fields__:
+                        walk(getattr(node, f))
+            walk([self.d.setup, self.d.rounds, list(self.d.procedures.values()), list(self.d.card_types.values()),
+                  list(self.d.keywords.values())])
+            self._steps = list(found)
+        return self._steps
 
     # Every block has its own names: a `let` inside an if's branch or a loop's body may not have
     # run (a false condition, an empty collection, a skipped step), so its name is not known after.
