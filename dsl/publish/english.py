@@ -409,8 +409,9 @@ def describe_ExpectEventStmt(s: A.ExpectEventStmt, ctx: Ctx) -> list[Line]:
 
 @describer
 def describe_StackDeckStmt(s: A.StackDeckStmt, ctx: Ctx) -> list[Line]:
-    return _line(f"Put {join_and([np(n, ctx) for n in s.names])} from {np(s.zone, ctx)} on its {s.place}, "
-                 f"in that order from the top down.")
+    names = [np(n, ctx) for n in s.names]
+    order = f", {names[0]} {'on top' if s.place == 'top' else 'highest'}" if len(names) > 1 else ""
+    return _line(f"Put {join_and(names)} from {np(s.zone, ctx)} on its {s.place}{order}.")
 
 
 @describer
