@@ -278,13 +278,14 @@ def check_source(source: Source, sink: DiagnosticSink | None = None,
     return game, sink.items, sources
 
 
-def check_file(path: str) -> tuple[list[Diagnostic], dict]:
-    """Every diagnostic of the file at `path` (and the sources to render them with)."""
+def check_file(path: str, root: str | None = None) -> tuple[list[Diagnostic], dict]:
+    """Every diagnostic of the file at `path` (and the sources to render them with); `root`: the
+    folder the user named, whose files it may include (see check_source)."""
     sink = DiagnosticSink()
     read = _read(path, sink, None)
     if read is None:
         return sink.items, {}
-    _, diags, sources = check_source(read[0], sink)
+    _, diags, sources = check_source(read[0], sink, root)
     return diags, sources
 
 

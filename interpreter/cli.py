@@ -93,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="check .cards files for errors")
     check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("--root", metavar="DIR", default=None,
+                       help="the project's folder: a file may extend or import any .cards file below it "
+                            "(by default only in its own folder or below)")
     check.set_defaults(run=cmd_check)
 
     play = commands.add_parser("play", help="play one game with bots or a person")
@@ -263,7 +266,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     failed = False
     color = _is_terminal(sys.stdout)
     for path in args.files:
-        diagnostics, sources = check_file(path)
+        diagnostics, sources = check_file(path, root=args.root)
         if diagnostics:
             _write(sys.stdout, render_all(diagnostics, sources, color=color))
         errors = sum(d.severity == "error" for d in diagnostics)

@@ -356,6 +356,9 @@ def test_a_scenario_file_in_a_subfolder_extends_its_game_with_the_project_folder
                       encoding="utf-8")
     assert main(["test", str(beside), "--root", str(project)]) == 0
     assert "1 passed, 0 failed" in capsys.readouterr().out
+    assert main(["check", str(beside), "--root", str(project)]) == 0
+    assert main(["check", str(beside)]) != 0
+    assert "E0905" in capsys.readouterr().out
 
 
 def test_the_cli_prints_each_reason_on_its_own_line(tmp_path, capsys):
