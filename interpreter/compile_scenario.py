@@ -73,10 +73,11 @@ def _failure(m, span, what: str, why: list[str], tail: list[str] | None = None) 
     return lines
 
 
-def _literal(e) -> bool:
-    """Whether `e` is written out as a value (`3`, `"Axe"`, `["A", "B"]`, `yes`, `none`)."""
+def _literal(self, e, sc) -> bool:
+    """Whether `e` is written out as a value (`3`, `"Axe"`, `["A", "B"]`, `yes`, `none`, `red`)."""
     return isinstance(e, (A.Num, A.Text, A.Bool, A.Nothing)) or (
-        isinstance(e, A.ListExpr) and all(_literal(x) for x in e.items))
+        isinstance(e, A.Name) and self.x.kind_of(e, sc) == "member") or (
+        isinstance(e, A.ListExpr) and all(_literal(self, x, sc) for x in e.items))
 
 
 # ---------------------------------------------------------------- expect
@@ -93,9 +94,9 @@ def _explainer(self, e, ctx):
     if isinstance(e, A.Compare):
         left, right = value_of(e.left), value_of(e.right)
         lw, rw = written(e.left), written(e.right)
-        if e.op == "=" and _literal(e.right):
+        if e.op == "=" and _literal(self, e.right, sc):
             return lambda m, env: [f"{lw} is {left(m, env)}", f"expected {right(m, env)}"]
-        if e.op == "!=" and _literal(e.right):
+        if e.op == "!=" and _literal(self, e.right, sc):
             return lambda m, env: [f"{lw} is {left(m, env)}, which it should not be"]
         return lambda m, env: [f"{lw} is {left(m, env)}", f"{rw} is {right(m, env)}"]
     if isinstance(e, A.AndChain):

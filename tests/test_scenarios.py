@@ -190,3 +190,17 @@ def test_run_scenarios_reports_each_scenario_in_file_order(top_card):
         ("Seat 2's colour is left unscripted", False),
         ("A choice that is not an option", False),
     ]
+
+
+def test_a_false_expectation_on_an_enum_says_the_member_expected():
+    game = load_text(TOP_CARD + '''
+scenario "Seat 2's colour" with 2 players:
+    give seat 1 the choice red
+    give seat 2 the choice blue
+    play setup
+    expect seat 2's colour = red
+''', path=TOP_CARD_FILE)
+    result = run_scenario(game, "Seat 2's colour")
+    assert result.failures[0].split("\n")[:3] == [
+        f"{TOP_CARD_FILE}:{len(TOP_CARD.splitlines()) + 6}:5: expectation failed: expect seat 2's colour = red",
+        "    seat 2's colour is blue", "    expected red"]
