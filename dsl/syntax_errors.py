@@ -418,11 +418,23 @@ def unreadable_names(parser) -> frozenset[str]:
     return _unreadable[key]
 
 
+# Quoted texts (triple-quoted too) and comments: no rule is written inside them
+_TEXT_OR_COMMENT = re.compile(r'"""(?:[^"\\]|\\.|"(?!""))*"""|"(?:[^"\\\n]|\\.)*"|#[^\n]*')
+
+
+def _code_only(text: str) -> str:
+    """`text` with its quoted texts and comments blanked (lines and columns kept)."""
+    return _TEXT_OR_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
 def names_given(text: str, parser, words=None) -> list[tuple[int, int, str]]:
     """(line, column, word) of every `let` / `for each` / `chooses` name in `text` that is a word of
-    the language no expression can read back (`unreadable_names`)."""
+    the language no expression can read back (`unreadable_names`); quoted texts and comments are
+    not looked at ("Each player chooses cards from their hand")."""
     found = []
-    for number, line in enumerate(text.split("\n"), 1):
+    if "let" not in text and "each" not in text and "chooses" not in text:
+        return found
+    for number, line in enumerate(_code_only(text).split("\n"), 1):
         if "let" not in line and "each" not in line and "chooses" not in line:
             continue
         for match in _GIVES_NAME.finditer(line):

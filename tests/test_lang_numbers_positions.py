@@ -279,6 +279,13 @@ def test_a_reserved_word_given_as_a_name_is_located_at_the_name(rule, word, colu
     assert "choose another name" in d.hint
 
 
+def test_prose_and_comments_that_read_like_a_let_are_not_names():
+    text = ('setup:\n    "Each player chooses cards from their hand; let top be known."\n'
+            '    say "you chooses cards from here"  # let top be 3\n'
+            '    """Then\n    for each players in turn."""\n    say "done"\n')
+    assert problems(text) == []
+
+
 def test_words_the_rules_cannot_mistake_stay_usable_as_names():
     assert problems("setup:\n    let first be 3\n    let text be first + 1\n    let value be text\n") == []
 
