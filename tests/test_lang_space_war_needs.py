@@ -241,6 +241,28 @@ def test_the_same_play_with_and_without_the_table_fused_or_not(seed):
     assert _play(seed, True, fused=False) == tabled
 
 
+def test_a_restored_game_does_the_same_work_as_the_one_it_was_saved_from(bonuses):
+    """A restored machine starts with no tables of players' and the game's modifiers either."""
+    for seed in (1, 4):
+        rng = random.Random(seed)
+        eng = Engine(bonuses, players=2, seed=seed, log=False)
+        answers = []
+        while not eng.finished:
+            k = rng.randrange(len(eng.pending.options))
+            answers.append(k)
+            eng.decide(k)
+        whole = eng.save()
+        for cut in range(1, len(answers), 3):
+            eng = Engine(bonuses, players=2, seed=seed, log=False)
+            for k in answers[:cut]:
+                eng.decide(k)
+            eng.view(0)                             # a look between decisions changes nothing
+            eng = Engine.restore(bonuses, eng.save(), log=False)
+            for k in answers[cut:]:
+                eng.decide(k)
+            assert eng.save() == whole, (seed, cut)
+
+
 def test_reads_see_the_modified_number_and_set_changes_the_stored_one(bonuses):
     eng = Engine(bonuses, 2, seed=0)
     m, st = eng.m, eng.state
