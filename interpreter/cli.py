@@ -160,7 +160,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     test = commands.add_parser("test", help="run the scenarios (rules tests written in the language)")
     test.add_argument("files", nargs="+", metavar="FILE")
-    test.add_argument("--seed", type=int, default=0, help="random seed of every scenario (default 0)")
+    test.add_argument("--seed", type=int, default=0,
+                      help="random seed of every scenario (default 0); one declared 'with seed N' keeps its own")
     test.add_argument("-v", "--verbose", action="store_true", help="print each failing scenario's log")
     test.add_argument("--root", metavar="DIR", default=None,
                       help="the project's folder: a scenario file may extend or import any .cards file "
