@@ -152,13 +152,13 @@ def s_ExpectStmt(self, s, ctx):
         failure = None
         if not ok:
             tail = _log_tail(m)
-            rng = m.st.rng
+            rng, work = m.st.rng, m.st.work
             try:
                 reasons = why(m, env)
             except RuleError as err:        # a part that cannot be worked out is said, not raised
                 reasons = [f"(its parts could not be shown: {err.message})"]
-            finally:
-                m.st.rng = rng              # explaining draws nothing from the generator
+            finally:    # explaining draws nothing from the generator and counts no work: the
+                m.st.rng, m.st.work = rng, work     # rest of the scenario runs as if it had not
             failure = _failure(m, span, what, reasons, tail)
         m.expect(ok, span, failure)
     ctx.code.emit(expect, span, ("expect", s.cond))
