@@ -438,13 +438,65 @@ class BestArrangement:
     score: "Expr"
 
 
+# ---- boards (dsl/checks/boards.py, interpreter/compile_boards.py): a place is a shared zone
+
+
+@dataclass(frozen=True, slots=True)
+class PlacesAdjacent:
+    """`the places adjacent to s` — the places one link away, in the board's order"""
+    span: Span
+    place: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class PlacesWithin:
+    """`the places within 2 of s` — the other places at most that many links away, nearest first"""
+    span: Span
+    steps: "Expr"
+    place: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class PlacesOf:
+    """`the places of map` — every place of a board, in the order declared"""
+    span: Span
+    board: str
+
+
+@dataclass(frozen=True, slots=True)
+class DistanceBetween:
+    """`the distance from a to b` — the fewest links between two places; none if no path joins them"""
+    span: Span
+    start: "Expr"
+    end: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class ShortestPath:
+    """`a shortest path from a to b` — the places from a to b (both included) along the fewest
+    links; of several, the one taking the earliest declared place at each step; empty if none"""
+    span: Span
+    start: "Expr"
+    end: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceMark:
+    """`the influence of p on s` — a player's mark on a place (`player on a place has:`)"""
+    span: Span
+    name: str
+    player: "Expr"
+    place: "Expr"
+
+
 Expr = Union[Num, Text, Bool, Nothing, Name, Call, FieldAccess, Possessive, Your, FieldOf,
              CardsIn, EveryZone, TopCard, TopCards, ActivePlayer, This, You, SeatPlayer, WinnersExpr, StackExpr, PlayersExpr,
              AllPlayers, Opponents, ListExpr, WhereExpr, ExprMap, OrChain, AndChain, NotOp,
              Compare, IsEmpty, IsIn, IsA, Arith, Neg,
              IsFace, HasKeyword, CondExpr, ItemOf, RandomPick, RandomNumber, SortedExpr, CurrentStep,
              SeatOf, SeatExpr, SeatsFrom, Modulo, NumberRange, PositionIn, CardFrom, Otherwise,
-             GroupsOf, SubsetsOf, BestArrangement]
+             GroupsOf, SubsetsOf, BestArrangement,
+             PlacesAdjacent, PlacesWithin, PlacesOf, DistanceBetween, ShortestPath, PlaceMark]
 
 # ============================================================== statements
 
@@ -588,6 +640,62 @@ class RollStmt:
     count: Expr
     die: str
     name: str
+
+
+@dataclass(frozen=True, slots=True)
+class RollPoolStmt:
+    """`roll whites White dice and blacks Black dice as pool attack, at most 10` — a pool of
+    dice, each keeping its identity (its die, face, re-rolled yet); `groups` are (count, die)."""
+    span: Span
+    groups: tuple[tuple[Expr, str], ...]
+    name: str
+    cap: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RollIntoStmt:
+    """`roll 2 Black dice into attack` — dice added to a pool (beyond its cap, if it had one)."""
+    span: Span
+    count: Expr
+    die: str
+    pool: str
+
+
+@dataclass(frozen=True, slots=True)
+class RerollStmt:
+    """`reroll d in attack` — a die (or a list of dice) of the pool rolled again, once each."""
+    span: Span
+    dice: Expr
+    pool: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnDieStmt:
+    """`turn d in attack to [Critical]` — a die of the pool turned to one of its faces."""
+    span: Span
+    dice: Expr
+    pool: str
+    face: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveDiceStmt:
+    """`take d out of attack` — a die (or a list of dice) taken out of the pool."""
+    span: Span
+    dice: Expr
+    pool: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutStmt:
+    """`give out p's income minerals from mineral_supply to each player p starting with first_player`
+    — a game number (the supply) given out one at a time around the table until it runs out."""
+    span: Span
+    amount: Expr
+    attr: str
+    supply: str
+    start: Expr
+    each: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -804,7 +912,8 @@ Stmt = Union[DocItem, MoveStmt, ShuffleStmt, FlipStmt, SetStmt, AddStmt, Subtrac
              ChooseStmt, AnnounceStmt, EliminateStmt, WinStmt, DrawGameStmt, StopStmt, CallStmt,
              RollStmt, CounterStmt, NegateStmt, SkipStmt, ExpectStmt, GiveStmt, SayStmt, PlayStmt, ExpectEventStmt, StackDeckStmt, IfStmt,
              ForStmt, RepeatStmt, WhileStmt, TimesStmt, StepStmt, TurnStmt, MayStmt, TakeActionsStmt,
-             SecretStmt, ChooseOneStmt, ChooseManyStmt, ScoreWinStmt, LookStmt, ResolveStmt]
+             SecretStmt, ChooseOneStmt, ChooseManyStmt, ScoreWinStmt, LookStmt, ResolveStmt,
+             RollPoolStmt, RollIntoStmt, RerollStmt, TurnDieStmt, RemoveDiceStmt, HandOutStmt]
 Block = tuple[Stmt, ...]
 
 # ============================================================== abilities
@@ -935,6 +1044,8 @@ class CardTypeDecl:
     blank_unless: Expr | None
     abilities: tuple[Ability, ...]
     keywords: tuple[KeywordUse, ...]
+    back: tuple[str, ...] = ()          # `back shows: tier`: fields printed on the back (docs/language.md, "Card backs")
+    back_span: Span | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -960,6 +1071,24 @@ class ZoneDecl:
     # `face down known to its owner`: a card lying face down here is seen by the zone's owner
     # too (a public zone: the others see its back); read by interpreter/visibility.py
     owner_knows: bool = False
+    board: str | None = None            # a place of this board (`board map:`), not written as a zone
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDecl:
+    """`board map "The map":` with `places: A, B "Bee", C`, `links: A - B, B - C` or a `grid:` /
+    `hex:` of rows (`| a1 | b1 |`, an empty cell a hole), `place has:` fields and
+    `player on a place has:` marks. Every place is a shared, public, unordered zone."""
+    span: Span
+    name: str
+    label: str | None
+    places: tuple[tuple[str, str | None, Span], ...]    # (name, display name, span), declared order
+    links: tuple[tuple[str, str, Span], ...]
+    shape: str | None                                    # "grid" | "hex" | None (links listed)
+    rows: tuple[tuple[tuple[str | None, Span], ...], ...]  # the shape's rows of cells
+    fields: tuple[FieldDecl, ...]
+    marks: tuple[FieldDecl, ...]
+    docs: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -1159,6 +1288,41 @@ class StackDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class DeckRule:
+    """One line of a `decks` declaration, by `kind`:
+
+        exactly 10 Module / at least 40 cards / at most 20 Action    "count" (bound, n, type_name;
+                                                                     type_name None: every card)
+        names are unique except Action, Token                        "unique" (excepted)
+        at most 2 copies of each Action / ... of each card           "copies" (n, type_name or None)
+        the power of Complication cards adds up to at most 10        "sum" (field, type_name, n)
+        Module into modules                                          "into" (type_name, zone)
+    """
+    span: Span
+    kind: str
+    n: int = 0
+    bound: str | None = None            # "exactly" | "at least" | "at most"
+    type_name: str | None = None
+    type_span: Span | None = None
+    field: str | None = None
+    zone: str | None = None
+    excepted: tuple[tuple[str, Span], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DeckRulesDecl:
+    """`decks from collection into deck:` and its lines (DeckRule), the deck rules: the pool is the
+    cards declared in the shared zone `collection`; a seat's deck is dealt into its zone `deck`."""
+    span: Span
+    pool: str
+    pool_span: Span
+    into: str | None
+    into_span: Span | None
+    rules: tuple[DeckRule, ...]
+    docs: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ProseDecl:
     """`rule "Title": "prose"`"""
     span: Span
@@ -1219,9 +1383,9 @@ class ScenarioDecl:
     seed: int | None = None
 
 
-Decl = Union[GameDecl, EnumDecl, CardTypeDecl, AttrsDecl, ZoneDecl, CardTable, CardDecl, DieDecl,
+Decl = Union[GameDecl, EnumDecl, CardTypeDecl, AttrsDecl, ZoneDecl, BoardDecl, CardTable, CardDecl, DieDecl,
              EventDecl, DefineDecl, ProcedureDecl, KeywordDecl, SetupDecl, RoundDecl, EndCheckDecl,
-             TriggerOrderDecl, ValueDecl, ScoreDecl, MeasureDecl, GroupDecl, WindowDecl, StackDecl, ProseDecl, NoteDecl, TermDecl, CreditDecl, ImportDecl, ExtendsDecl,
+             TriggerOrderDecl, ValueDecl, ScoreDecl, MeasureDecl, GroupDecl, WindowDecl, StackDecl, DeckRulesDecl, ProseDecl, NoteDecl, TermDecl, CreditDecl, ImportDecl, ExtendsDecl,
              OverrideDecl, ScenarioDecl]
 
 

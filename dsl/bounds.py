@@ -36,6 +36,7 @@ BOUNDS: tuple[Bound, ...] = (
     Bound("MAX_CARD_COPIES", 10_000, "copies", "copies of one card"),
     Bound("MAX_CARDS", 100_000, "cards", "cards in one game, all copies of all cards"),
     Bound("MAX_PLAYERS", 100, "players", "players a game may declare (`players: 2 to N`)"),
+    Bound("MAX_BOARD_PLACES", 10_000, "places", "places on one board (`board`: listed, or in the rows of a grid or hex)"),
     # --- running a game (interpreter/) ---
     Bound("MAX_STEPS", 5_000_000, "instructions", "instructions one game may run; and, counted apart, items of work inside instructions (lists built, options offered, cards searched)",
           "`--max-steps N` on play, simulate and test"),
@@ -61,6 +62,9 @@ BOUNDS: tuple[Bound, ...] = (
     Bound("TEMPLATE_MEMORY", 1_000_000_000, "bytes", "memory the templates may use while rendering (beyond what cardsmith already uses)"),
     Bound("EXAMPLE_STEPS", 50_000, "instructions", "steps of the seeded sample game the rulebook's examples of play are taken from (the bundled games end within 14,000); past it the book tells the rounds played so far, or says why it has no examples"),
     Bound("PUBLISH_FRAMES", 20_000, "frames", "nesting the rulebook and diagram writers may follow (deeply nested rules, recursive template macros)"),
+    # --- decks (dsl/decks.py, interpreter/decks.py) ---
+    Bound("MAX_DECK_BYTES", 1_000_000, "bytes", "size of one deck file"),
+    Bound("MAX_DECK_TRIES", 64, "tries", "random decks built and thrown away before a seat without a deck file is said to have no legal deck (each try adds one card at a time, only cards that leave a legal deck within reach)"),
     # --- simulation (interpreter/simulate.py) ---
     Bound("MAX_JOBS_OVER_CORES", 1, "× cores", "worker processes per core for `simulate --jobs`",
           "`--force-jobs`"),
@@ -82,6 +86,7 @@ MAX_STRING_LENGTH = int(bound("MAX_STRING_LENGTH").value)
 MAX_CARD_COPIES = int(bound("MAX_CARD_COPIES").value)
 MAX_CARDS = int(bound("MAX_CARDS").value)
 MAX_PLAYERS = int(bound("MAX_PLAYERS").value)
+MAX_BOARD_PLACES = int(bound("MAX_BOARD_PLACES").value)
 MAX_STEPS = int(bound("MAX_STEPS").value)
 MAX_FRAMES = int(bound("MAX_FRAMES").value)
 MAX_RUNTIME_NUMBER = int(bound("MAX_RUNTIME_NUMBER").value)
@@ -93,6 +98,8 @@ MAX_RUNTIME_STRING = int(bound("MAX_RUNTIME_STRING").value)
 MAX_GAME_MEMORY = int(bound("MAX_GAME_MEMORY").value)
 MAX_LOG_BYTES = int(bound("MAX_LOG_BYTES").value)
 MAX_ANSWER_CHARS = int(bound("MAX_ANSWER_CHARS").value)
+MAX_DECK_BYTES = int(bound("MAX_DECK_BYTES").value)
+MAX_DECK_TRIES = int(bound("MAX_DECK_TRIES").value)
 GRAPHVIZ_SECONDS = bound("GRAPHVIZ_SECONDS").value
 MAX_DIAGRAM_NODES = int(bound("MAX_DIAGRAM_NODES").value)
 CHROMIUM_SECONDS = bound("CHROMIUM_SECONDS").value

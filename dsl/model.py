@@ -37,6 +37,9 @@ class Declarations:
     player_fields: dict[str, A.FieldDecl] = field(default_factory=dict)
     game_fields: dict[str, A.FieldDecl] = field(default_factory=dict)
     zones: dict[str, A.ZoneDecl] = field(default_factory=dict)
+    # boards by name, resolved (places, links, fields, marks: dsl/checks/boards.py `Board`); each
+    # place is also in `zones`, a shared zone whose `board` names its board
+    boards: dict[str, object] = field(default_factory=dict)
     tables: list[A.CardTable] = field(default_factory=list)
     cards: list[A.CardDecl] = field(default_factory=list)
     dice: dict[str, A.DieDecl] = field(default_factory=dict)
@@ -54,6 +57,7 @@ class Declarations:
     groups: list[A.GroupDecl] = field(default_factory=list)        # how a simulation groups players
     windows: list[A.WindowDecl] = field(default_factory=list)
     stacks: list[A.StackDecl] = field(default_factory=list)
+    deck_rules: A.DeckRulesDecl | None = None     # how a deck is built (dsl/decks.py)
     prose: list[A.ProseDecl] = field(default_factory=list)
     notes: list[A.NoteDecl] = field(default_factory=list)
     terms: dict[str, A.TermDecl] = field(default_factory=dict)     # by the word, lower case
@@ -100,6 +104,9 @@ class Game:
     module: A.Module
     sources: dict[str, Source]
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    # the decks dealt to the seats (card names per seat) when this game is one built from the
+    # declared game and its players' decks (interpreter/decks.py `dealt_game`); () for the declared game
+    decks: tuple = ()
 
     @property
     def notes(self) -> list[str]:

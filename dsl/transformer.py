@@ -191,15 +191,20 @@ class ToAst(Transformer):
         name = str(ch[0])
         items = ch[1:]
         blank = next((i[1] for i in items if isinstance(i, tuple) and i[0] == "blank"), None)
+        backs = [i for i in items if isinstance(i, tuple) and i[0] == "back"]
         return A.CardTypeDecl(
             self._span(meta), name,
             tuple(i for i in items if isinstance(i, A.FieldDecl)),
             self._docs(items), blank,
             tuple(i for i in items if isinstance(i, _ABILITIES)),
-            tuple(i for i in items if isinstance(i, A.KeywordUse)))
+            tuple(i for i in items if isinstance(i, A.KeywordUse)),
+            tuple(n for b in backs for n in b[1]), backs[0][2] if backs else None)
 
     def blank_item(self, meta, ch):
         return ("blank", ch[0])
+
+    def back_item(self, meta, ch):
+        return ("back", tuple(str(t) for t in ch), self._span(meta))
 
     def attr_owner(self, meta, ch):
         return str(ch[0])
@@ -315,6 +320,58 @@ class ToAst(Transformer):
     def field_value(self, meta, ch):
         return A.FieldValue(self._span(meta), str(ch[0]), ch[1])
 
+    # ---- boards: places and links (A.BoardDecl; checked by dsl/checks/boards.py)
+    def board_decl(self, meta, ch):
+        name = str(ch[0])
+        label = self._text(ch[1]) if len(ch) > 1 and _is_tok(ch[1], "STRING") else None
+        items = [i for i in ch[1:] if not _is_tok(i, "STRING")]
+        places, links, shape, rows, fields, marks = [], [], None, (), (), ()
+        for item in items:
+            if isinstance(item, tuple) and item[0] == "places":
+                places += item[1]
+            elif isinstance(item, tuple) and item[0] == "links":
+                links += item[1]
+            elif isinstance(item, tuple) and item[0] == "shape":
+                shape, rows = item[1], rows + item[2]
+            elif isinstance(item, tuple) and item[0] == "fields":
+                if item[1] == "place":
+                    fields += item[2]
+                else:
+                    marks += item[2]
+        return A.BoardDecl(self._span(meta), name, label, tuple(places), tuple(links), shape, rows,
+                           fields, marks, self._docs(items))
+
+    def board_places(self, meta, ch):
+        return ("places", tuple(ch))
+
+    def board_place(self, meta, ch):
+        return (str(ch[0]), self._text(ch[1]) if len(ch) > 1 else None, self._tok_span(ch[0]))
+
+    def board_links(self, meta, ch):
+        return ("links", tuple(ch))
+
+    def board_link(self, meta, ch):
+        return (str(ch[0]), str(ch[1]), self._span(meta))
+
+    def board_shape(self, meta, ch):
+        return ("shape", str(ch[0]), tuple(ch[1:]))
+
+    def board_kind(self, meta, ch):
+        return str(ch[0])
+
+    def board_row(self, meta, ch):
+        span = self._span(meta)
+        return tuple((name, cspan if cspan.line else span) for name, cspan in ch)
+
+    def board_cell(self, meta, ch):
+        return (str(ch[0]), self._tok_span(ch[0])) if ch else (None, self._span(meta))
+
+    def board_fields(self, meta, ch):
+        return ("fields", ch[0], tuple(i for i in ch[1:] if isinstance(i, A.FieldDecl)))
+
+    def board_owner(self, meta, ch):
+        return "place" if len(ch) == 1 else "player"
+
     def die_decl(self, meta, ch):
         return A.DieDecl(self._span(meta), str(ch[0]), tuple(ch[1:]))
 
@@ -375,6 +432,9 @@ class ToAst(Transformer):
 
     def act_if(self, meta, ch):
         return A.Activation(self._span(meta), "if", expr=ch[0])
+
+    def act_target(self, meta, ch):
+        return A.Activation(self._span(meta), "target", name=str(ch[0]), expr=ch[1])
 
     def act_cost(self, meta, ch):
         return list(ch)  # several costs: flattened by `activated`
@@ -478,6 +538,52 @@ class ToAst(Transformer):
     def stack_decl(self, meta, ch):
         return A.StackDecl(self._span(meta), self._text(ch[0]), self._docs(ch[1:]))
 
+    # ---- decks (docs/language.md, "Decks")
+    def deck_rules_decl(self, meta, ch):
+        names = [c for c in ch if _is_tok(c, "NAME")]
+        rules = tuple(c for c in ch if isinstance(c, A.DeckRule))
+        into = names[1] if len(names) > 1 else None
+        return A.DeckRulesDecl(self._span(meta), str(names[0]), self._tok_span(names[0]),
+                               str(into) if into is not None else None,
+                               self._tok_span(into) if into is not None else None, rules, self._docs(ch))
+
+    def _deck_count(self, meta, ch, bound):
+        what = ch[1][0]
+        type_name = None if str(what) == "cards" and not _is_tok(what, "NAME") else str(what)
+        return A.DeckRule(self._span(meta), "count", self._int(ch[0]), bound, type_name, self._tok_span(what))
+
+    def deck_exactly(self, meta, ch):
+        return self._deck_count(meta, ch, "exactly")
+
+    def deck_at_least(self, meta, ch):
+        return self._deck_count(meta, ch, "at least")
+
+    def deck_at_most(self, meta, ch):
+        return self._deck_count(meta, ch, "at most")
+
+    def deck_what(self, meta, ch):
+        return ch
+
+    def deck_unique(self, meta, ch):
+        return A.DeckRule(self._span(meta), "unique", excepted=tuple((str(t), self._tok_span(t)) for t in ch))
+
+    def deck_copies(self, meta, ch):
+        t = ch[1][0]
+        named = _is_tok(t, "NAME")
+        return A.DeckRule(self._span(meta), "copies", self._int(ch[0]), None, str(t) if named else None,
+                          self._tok_span(t) if named else None)
+
+    def deck_what_one(self, meta, ch):
+        return ch
+
+    def deck_sum(self, meta, ch):
+        return A.DeckRule(self._span(meta), "sum", self._int(ch[2]), None, str(ch[1]), self._tok_span(ch[1]),
+                          field=str(ch[0]))
+
+    def deck_into(self, meta, ch):
+        return A.DeckRule(self._span(meta), "into", type_name=str(ch[0]), type_span=self._tok_span(ch[0]),
+                          zone=str(ch[1]))
+
     def scenario_decl(self, meta, ch):
         options = dict(o for o in ch[1:-1])
         return A.ScenarioDecl(self._span(meta), self._text(ch[0]), options.get("players"), ch[-1],
@@ -566,6 +672,30 @@ class ToAst(Transformer):
 
     def roll_stmt(self, meta, ch):
         return A.RollStmt(self._span(meta), ch[0], str(ch[1]), str(ch[2]))
+
+    # dice pools and the supply (issue 14): interpreter/dice.py runs them
+    def roll_pool_stmt(self, meta, ch):
+        groups, i = [], 0
+        while i + 1 < len(ch) and not _is_tok(ch[i], "NAME") and _is_tok(ch[i + 1], "NAME"):
+            groups.append((ch[i], str(ch[i + 1])))
+            i += 2
+        return A.RollPoolStmt(self._span(meta), tuple(groups), str(ch[i]), ch[i + 1] if i + 1 < len(ch) else None)
+
+    def roll_into_stmt(self, meta, ch):
+        return A.RollIntoStmt(self._span(meta), ch[0], str(ch[1]), str(ch[2]))
+
+    def reroll_stmt(self, meta, ch):
+        return A.RerollStmt(self._span(meta), ch[0], str(ch[1]))
+
+    def turn_die_stmt(self, meta, ch):
+        return A.TurnDieStmt(self._span(meta), ch[0], str(ch[1]), ch[2])
+
+    def remove_dice_stmt(self, meta, ch):
+        return A.RemoveDiceStmt(self._span(meta), ch[0], str(ch[1]))
+
+    def hand_out_stmt(self, meta, ch):
+        each = str(ch[3]) if len(ch) == 5 else None
+        return A.HandOutStmt(self._span(meta), ch[0], str(ch[1]), str(ch[2]), ch[-1], each)
 
     def counter_stmt(self, meta, ch):
         return A.CounterStmt(self._span(meta), ch[0])
@@ -824,6 +954,24 @@ class ToAst(Transformer):
 
     def current_phase(self, meta, ch):
         return A.CurrentStep(self._span(meta), "phase")
+
+    def places_adjacent(self, meta, ch):
+        return A.PlacesAdjacent(self._span(meta), ch[0])
+
+    def places_within(self, meta, ch):
+        return A.PlacesWithin(self._span(meta), ch[0], ch[1])
+
+    def places_of(self, meta, ch):
+        return A.PlacesOf(self._span(meta), str(ch[0]))
+
+    def distance_between(self, meta, ch):
+        return A.DistanceBetween(self._span(meta), ch[0], ch[1])
+
+    def shortest_path(self, meta, ch):
+        return A.ShortestPath(self._span(meta), ch[0], ch[1])
+
+    def place_mark(self, meta, ch):
+        return A.PlaceMark(self._span(meta), str(ch[0]), ch[1], ch[2])
 
     def seat_of(self, meta, ch):
         return A.SeatOf(self._span(meta), ch[0])

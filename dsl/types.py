@@ -20,6 +20,10 @@ BASIC = {"number": NUMBER, "flag": FLAG, "text": TEXT, "player": PLAYER, "card":
 # Every card also has these, kept by the engine rather than declared: where it is, who first
 # held it, and who holds it now (the player whose zone it is in; none in a shared zone).
 CARD_PSEUDO_FIELDS = {"zone": "zone", "owner": "player", "controller": "player"}
+# A die of a pool (`roll ... as pool attack`): never declared, only rolled; what it shows, which
+# die it is and whether it was re-rolled are read like fields (`d.face`, `die of d`, `d.rerolled`)
+DIE = "die"
+DIE_FIELDS = {"face": ("list", "text"), "die": "text", "rerolled": "flag"}
 
 
 def list_of(t) -> tuple:
@@ -41,7 +45,7 @@ def show(t) -> str:
     if isinstance(t, tuple) and t[0] == "enum":
         return f"a {t[1]}"
     return {NUMBER: "a number", FLAG: "yes/no", TEXT: "a text", PLAYER: "a player", CARD: "a card",
-            ZONE: "a zone", NONE: "none", ANY: "a value"}.get(t, str(t))
+            ZONE: "a zone", NONE: "none", ANY: "a value", DIE: "a die of a pool"}.get(t, str(t))
 
 
 def plural(t) -> str:
@@ -51,7 +55,7 @@ def plural(t) -> str:
     if isinstance(t, tuple) and t[0] == "enum":
         return f"{t[1]} values"
     return {NUMBER: "numbers", FLAG: "yes/no values", TEXT: "texts", PLAYER: "players", CARD: "cards",
-            ZONE: "zones", NONE: "nones", ANY: "values"}.get(t, f"{t}s")
+            ZONE: "zones", NONE: "nones", ANY: "values", DIE: "dice"}.get(t, f"{t}s")
 
 
 def example(t) -> str:
@@ -400,7 +404,15 @@ class Typer:
                 self.report("E0204", f"cards have no field '{name}'", span, suggest(name, self.all_card_fields()))
                 return ANY
             return ft
+        if obj_t == ZONE and (pt := self.place_field_type(name)) is not None:   # a place's field
+            return pt
         if obj_t == ANY:
+            return ANY
+        if obj_t == DIE:
+            if name in DIE_FIELDS:
+                return DIE_FIELDS[name]
+            self.report("E0402", f"a die of a pool has no '{name}'", span,
+                        suggest(name, DIE_FIELDS) or "a die has face (a list of texts), die (its kind) and rerolled")
             return ANY
         if name in self.d.player_fields:
             hint = f"'{name}' is a player attribute: read it from a player, e.g. seat 1's {name}"
@@ -838,6 +850,10 @@ class Typer:
     def none_here(self, e, t) -> None:
         self.report("E0414", f"none is not {show(t)}: this needs {show(t)} that is there", e.span,
                     NONE_HINT.get(t if not is_list(t) else "list", NONE_HINT["list"]))
+
+    # boards: places, links, distances, paths and marks (dsl/board_types.py)
+    from .board_types import (t_PlacesAdjacent, t_PlacesWithin, t_PlacesOf, t_DistanceBetween,  # noqa: E402
+                              t_ShortestPath, t_PlaceMark, place_field_type)
 
 
 _ANY_NOUNS = ("items", "ones", "elements", "values", "things")      # `the groups of 2 items from ...`

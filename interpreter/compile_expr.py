@@ -18,6 +18,7 @@ from cardsmith.dsl.types import ANY, CARD, PLAYER, ZONE, Scope, is_list, list_of
 from . import compile_lang as _lang
 from . import compile_positions as _positions
 from . import compile_combos as _combos
+from . import compile_boards as _boards
 from .errors import RuleError, charge
 
 _MISSING = object()
@@ -347,6 +348,12 @@ class ExprCompiler:
             if key is not None:
                 return lambda m, env: None if (p := env[key]) is None else m.players[p][name]
             return lambda m, env: None if (p := owner_fn(m, env)) is None else m.players[p][name]
+        if owner_t == "die":        # a die of a pool: a plain record (interpreter/dice.py)
+            if key is not None:
+                return lambda m, env: None if (d := env[key]) is None else d[name]
+            return lambda m, env: None if (d := owner_fn(m, env)) is None else d[name]
+        if owner_t == ZONE:             # a place's field (`place has:` of a board)
+            return _boards.place_field(self, owner_fn, name, key)
         return self._card_field(owner_fn, name, key)
 
     def x_Possessive(self, e, sc):
@@ -739,6 +746,9 @@ class ExprCompiler:
     x_CardFrom, x_Otherwise = _positions.x_CardFrom, _positions.x_Otherwise
     # issue 18's combination searches (interpreter/compile_combos.py)
     x_GroupsOf, x_SubsetsOf, x_BestArrangement = _combos.x_GroupsOf, _combos.x_SubsetsOf, _combos.x_BestArrangement
+    # boards: places, links, distances, paths, marks (interpreter/compile_boards.py)
+    x_PlacesAdjacent, x_PlacesWithin, x_PlacesOf = _boards.x_PlacesAdjacent, _boards.x_PlacesWithin, _boards.x_PlacesOf
+    x_DistanceBetween, x_ShortestPath, x_PlaceMark = _boards.x_DistanceBetween, _boards.x_ShortestPath, _boards.x_PlaceMark
 
 
 # One compile handler per expression class, read from the registry (dsl/registry.py) once

@@ -14,11 +14,13 @@ from dataclasses import dataclass, field
 
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.registry import STATEMENT, dispatch
-from cardsmith.dsl.types import ANY, PLAYER, Scope, is_list
+from cardsmith.dsl.types import ANY, PLAYER, ZONE, Scope, is_list
 
 from cardsmith.dsl.registry import ELIMINATED, FLIPPED, MOVED, REVEALED, STEP_ENDED, STEP_STARTED, TURN_STARTED
 
 from . import compile_scenario as _scn
+from . import compile_dice as _dice
+from . import compile_boards as _boards
 from .blocks import Snippet
 from .compile_expr import no_zone
 from .compile_positions import NONE_NUMBER_HINT
@@ -180,6 +182,8 @@ class StmtCompiler:
     def _setter(self, target, ctx):
         """(getter, setter(m, env, value), bounds) for an assignable target."""
         sc = ctx.sc
+        if isinstance(target, A.PlaceMark):     # a player's mark on a place (interpreter/compile_boards.py)
+            return _boards.mark_setter(self, target, ctx)
         if isinstance(target, A.Name):
             kind = self.x.kind_of(target, sc)
             n = target.name
@@ -195,6 +199,8 @@ class StmtCompiler:
             if owner_t == PLAYER:
                 fd = self.d.player_fields.get(n)
                 return (lambda m, env: m.players[owner(m, env)][n]), ("player", owner, n), fd
+            if owner_t == ZONE:                 # a place's field
+                return _boards.field_setter(self, owner, n, target.span)
             return (lambda m, env: m.cards[owner(m, env)].get(n)), ("card", owner, n), self._card_fd(n)
         if isinstance(target, A.FieldAccess):
             obj = self.cx(target.obj, ctx)
@@ -202,12 +208,19 @@ class StmtCompiler:
             n = target.name
             if t == PLAYER:
                 return (lambda m, env: m.players[obj(m, env)][n]), ("player", obj, n), self.d.player_fields.get(n)
+            if t == ZONE:
+                return _boards.field_setter(self, obj, n, target.span)
             return (lambda m, env: m.cards[obj(m, env)].get(n)), ("card", obj, n), self._card_fd(n)
         raise RuleError("this cannot be changed", target.span)
 
     def _setter_src(self, target, ctx, g):
-        """(getter source, kind, owner source or None, name): `_setter`'s parts as source."""
+        """(getter source, kind, owner source or None, name): `_setter`'s parts as source; None for
+        a place's field or a mark, which the closure changes (interpreter/compile_boards.py)."""
         sc = ctx.sc
+        if isinstance(target, A.PlaceMark) or (
+                isinstance(target, (A.Possessive, A.FieldAccess))
+                and self.x.type_of(target.owner if isinstance(target, A.Possessive) else target.obj, sc) == ZONE):
+            return None
         if isinstance(target, A.Name):
             n = target.name
             if self.x.kind_of(target, sc) == "game_attr":
@@ -262,7 +275,12 @@ class StmtCompiler:
         # the same, as source: every part evaluated as often and in the same order as above
         g = Gen()
         value_src = self.gx(value, ctx, g)
-        get_src, kind_s, owner_src, name_s = self._setter_src(target, ctx, g)
+        parts = self._setter_src(target, ctx, g)
+        if parts is None:
+            ctx.code.emit(assign, span, (mode, target, " ← " if mode == "set" else " += " if mode == "add" else " -= ",
+                                         value))
+            return
+        get_src, kind_s, owner_src, name_s = parts
         lines = [f"_v = {value_src}"]
         if owner_src is not None:
             lines.append(f"if {owner_src} is None: raise RuleError("
@@ -890,6 +908,9 @@ class StmtCompiler:
     # The statements of scenarios (and `say`), written in interpreter/compile_scenario.py
     s_ExpectStmt, s_ExpectEventStmt, s_StackDeckStmt = _scn.s_ExpectStmt, _scn.s_ExpectEventStmt, _scn.s_StackDeckStmt
     s_SayStmt, s_PlayStmt = _scn.s_SayStmt, _scn.s_PlayStmt
+    # dice pools and limited supplies (interpreter/compile_dice.py)
+    s_RollPoolStmt, s_RollIntoStmt, s_RerollStmt = _dice.s_RollPoolStmt, _dice.s_RollIntoStmt, _dice.s_RerollStmt
+    s_TurnDieStmt, s_RemoveDiceStmt, s_HandOutStmt = _dice.s_TurnDieStmt, _dice.s_RemoveDiceStmt, _dice.s_HandOutStmt
 
 
 # One compile handler per statement class, read from the registry (dsl/registry.py) once

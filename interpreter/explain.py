@@ -137,11 +137,18 @@ WRITERS = {
     "SubsetsOf": lambda e: f"the subsets of {_w(e.coll, True)}",
     "BestArrangement": lambda e: (f"the best arrangement of {_w(e.coll, True)} into groups where "
                                   f"{_w(e.cond, True)} by {_w(e.score, True)}"),
+    "PlacesAdjacent": lambda e: f"the places adjacent to {_w(e.place, True)}",
+    "PlacesWithin": lambda e: f"the places within {_w(e.steps, True)} of {_w(e.place, True)}",
+    "PlacesOf": lambda e: f"the places of {e.board}",
+    "DistanceBetween": lambda e: f"the distance from {_w(e.start, True)} to {_w(e.end, True)}",
+    "ShortestPath": lambda e: f"a shortest path from {_w(e.start, True)} to {_w(e.end, True)}",
+    "PlaceMark": lambda e: f"the {e.name} of {_w(e.player, True)} on {_w(e.place, True)}",
 }
 _WRITE = dispatch("listing", EXPRESSION, WRITERS)
 _COMPOUND = (A.WhereExpr, A.ExprMap, A.OrChain, A.AndChain, A.NotOp, A.Compare, A.IsEmpty, A.IsIn, A.IsA, A.Arith,
              A.IsFace, A.HasKeyword, A.CondExpr, A.SortedExpr, A.Modulo, A.RandomPick, A.ItemOf, A.SeatsFrom,
-             A.NumberRange, A.PositionIn, A.CardFrom, A.Otherwise, A.GroupsOf, A.SubsetsOf, A.BestArrangement)
+             A.NumberRange, A.PositionIn, A.CardFrom, A.Otherwise, A.GroupsOf, A.SubsetsOf, A.BestArrangement,
+             A.PlacesAdjacent, A.PlacesWithin, A.DistanceBetween, A.ShortestPath, A.PlaceMark)
 
 
 def written(e) -> str:

@@ -369,6 +369,11 @@ class ExprGen:
             if name in self.p.modified_player_attrs:
                 return f"(None if ({t} := {owner}) is None else m.modified_player({t}, {name!r}))"
             return f"(None if ({t} := {owner}) is None else m.players[{t}][{name!r}])"
+        if owner_t == "die":        # a die of a pool: a plain record (interpreter/dice.py)
+            t = g.var()
+            return f"(None if ({t} := {owner}) is None else {t}[{name!r}])"
+        if owner_t == ZONE:         # a place's field: the closure reads it (interpreter/compile_boards.py)
+            return None
         return self.card_field(owner, name, g)
 
     def g_FieldAccess(self, e, sc, g):
@@ -387,6 +392,8 @@ class ExprGen:
         coll = self.iterable(e.obj, sc, g)
         v = g.var("x")
         one = self.possessive(v, t[1], e.name, g)
+        if one is None:
+            return None
         return f"[{one} for {v} in {coll}]"
 
     def held(self, e, sc, g) -> str:

@@ -19,6 +19,7 @@ from cardsmith.dsl.types import CARD, PLAYER, ZONE
 
 from . import rng as R
 from .errors import GameAborted, RuleError, charge
+from .compile_boards import assign_place
 from .blocks import block
 from .decisions import Decisions
 from .log import EventLog, TextTooLong
@@ -443,6 +444,8 @@ class Machine(Triggers, Decisions, Scenarios):
     def assign(self, kind: str, owner, name: str, value, span) -> bool:
         if value.__class__ is int and not -MAX_RUNTIME_NUMBER <= value <= MAX_RUNTIME_NUMBER:
             raise too_large(value, span)
+        if kind in ("place", "mark"):     # a place's field, a player's mark on a place (compile_boards.py)
+            return assign_place(self, kind, owner, name, value, span)
         if kind == "game":
             self.st.game[name] = value
         elif kind == "player":

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from .. import ast as A
+from . import dice as _dice
 from ..bounds import MAX_PLAYERS
 from ..diagnostics import DiagnosticSink
 from ..model import BUILTIN_EVENTS, Declarations
@@ -235,6 +236,8 @@ class BodyChecker:
             self._report("E0410", f"'{e.name} of ...' cannot be changed", e.span,
                          f"name the one thing whose {e.name} changes with 's: set c's {e.name} to ...")
             return ANY
+        if isinstance(e, A.PlaceMark):      # `the influence of p on s`: a player's mark on a place
+            return self.typer.infer(e, sc)
         if isinstance(e, (A.Possessive, A.Your, A.FieldAccess)):
             t = self.typer.infer(e, sc)
             if e.name in CARD_PSEUDO_FIELDS and e.name not in self.d.player_fields:
@@ -395,6 +398,10 @@ class BodyChecker:
             self._report("E0212", f"unknown die '{s.die}'", s.span, suggest(s.die, self.d.dice) or (
                 f"declare it first with its faces, e.g. die {s.die}: [hit], [miss], [hit, hit]"))
         self.bind(s.name, list_of(list_of(TEXT)), s.span, sc)
+
+    # dice pools and limited supplies (dsl/checks/dice.py)
+    s_RollPoolStmt, s_RollIntoStmt, s_RerollStmt = _dice.s_RollPoolStmt, _dice.s_RollIntoStmt, _dice.s_RerollStmt
+    s_TurnDieStmt, s_RemoveDiceStmt, s_HandOutStmt = _dice.s_TurnDieStmt, _dice.s_RemoveDiceStmt, _dice.s_HandOutStmt
 
     def s_CounterStmt(self, s, sc):
         self._cards(s.target, sc)       # a stack item is found by its card
@@ -605,17 +612,38 @@ class BodyChecker:
             self.block(ab.body, sc)
         elif isinstance(ab, A.Activated):
             for act in ab.activations:
-                if act.expr is not None:
+                if act.expr is not None and act.kind != "target":
                     self.expr(act.expr, sc)
                 for name in (act.names or (act.name,)) if act.kind == "from" else ():
                     if name not in self.d.zones:
                         self._report("E0207", f"unknown zone '{name}'", act.span, suggest(name, self.d.zones))
+            sc = self._targets(ab, sc)
             self.block(ab.body, sc)
         elif isinstance(ab, A.StaticMod):
             self._static_mod(ab, sc)
             self.expr(ab.amount, sc, NUMBER)
             if ab.cond is not None:
                 self.expr(ab.cond, sc, FLAG)
+
+    def _targets(self, ab: A.Activated, sc: Scope) -> Scope:
+        """`target t from <collection>`: chosen when the action is used, in the order written (a
+        later target's collection may name an earlier one); the body reads each by its name."""
+        targets = [act for act in ab.activations if act.kind == "target"]
+        if not targets:
+            return sc
+        sc = sc.child()
+        for act in targets:
+            if act.name in sc.locals or act.name in sc.event_params:
+                self._report("E0451", f"'{act.name}' already names a value in this action", act.span,
+                             f"give each target its own name, e.g. target {act.name}_2 from ...")
+            t = self.expr(act.expr, sc)
+            if not (t == ANY or t == list_of(ANY) or t == list_of(CARD) or t == list_of(PLAYER)):
+                self._report("E0450", f"a target is chosen from a collection of cards or players, but this "
+                             f"is {show(t)}", act.expr.span,
+                             "e.g. target t from cards in every line where controller of it is not you")
+                t = list_of(ANY)
+            sc.locals[act.name] = elem(t) if is_list(t) else ANY
+        return sc
 
     def _static_mod(self, ab: A.StaticMod, sc: Scope) -> None:
         """What `modify` changes: a number field of cards (`modify power of cards in your line by 1`),

@@ -11,6 +11,7 @@ from .. import ast as A
 from ..diagnostics import DiagnosticSink
 from ..model import Declarations
 from ..types import BASIC, CARD_PSEUDO_FIELDS, suggest
+from .boards import boards, index_board
 
 RESERVED_FIELDS = ("name", "type", "copies", *CARD_PSEUDO_FIELDS)
 
@@ -76,6 +77,8 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
                                f"but '{decl.name}' is {'shared' if not decl.per_player else decl.visibility}",
                                decl.span, "e.g. zone station: per player, public, face down known to its owner "
                                "(a shared zone has no owner; in a hidden or owner-only zone nobody else sees the face)")
+            case A.BoardDecl():
+                index_board(decl, d, unique)
             case A.CardTable():
                 d.tables.append(decl)
             case A.CardDecl():
@@ -125,6 +128,12 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
                 d.windows.append(decl)
             case A.StackDecl():
                 d.stacks.append(decl)
+            case A.DeckRulesDecl():
+                if d.deck_rules is not None:
+                    sink.error("E0102", "the deck rules are declared twice", decl.span,
+                               f"keep one 'deck rules' block; the first is at line {d.deck_rules.span.line}")
+                else:
+                    d.deck_rules = decl
             case A.ProseDecl():
                 d.prose.append(decl)
             case A.NoteDecl():
@@ -150,6 +159,7 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
         sink.error("E0106", "a game has one 'round' block", d.rounds[1].span,
                    "put the phases and steps of a round inside one 'round' block")
     _check_type_names(module, d, sink)
+    boards(d, sink)
     for name in d.defines:
         if name in d.procedures:
             sink.error("E0102", f"'{name}' is both a value and a procedure", d.defines[name].span, "rename one")
@@ -164,6 +174,8 @@ def _declared_types(module: A.Module):
             decl = decl.decl
         if isinstance(decl, (A.CardTypeDecl, A.AttrsDecl)):
             yield from (f.type for f in decl.fields)
+        elif isinstance(decl, A.BoardDecl):
+            yield from (f.type for f in (*decl.fields, *decl.marks))
         elif isinstance(decl, (A.EventDecl, A.KeywordDecl)):
             yield from (p.type for p in decl.params)
 

@@ -28,6 +28,8 @@ from .phrases import OPS, OTHER, be, cond, elide_subjects, flag_clause, poss, re
 from .words import (AUXILIARIES, DESCRIBERS, EM_CLOSE, EM_OPEN, Ctx, Labels, Line, Ref, article, cap, clean, describe,
                     describe_block, describer, display_name, display_value, end, flatten, human, join_and,
                     labels_of, make_ctx, np, param_types, params_ctx, plain, plural, quote, title, var)
+from . import english_dice as _dice  # noqa: F401  (its describers join DESCRIBERS: dice pools, supplies)
+from . import english_boards as _boards  # noqa: F401  (its describers join DESCRIBERS: boards)
 
 __all__ = ["DESCRIBERS", "EM_CLOSE", "EM_OPEN", "OPS", "Ctx", "Labels", "Line", "Ref", "ability_ctx", "article",
            "be", "blank_unless", "blocks_of", "cap", "card_effect", "card_effect_text", "clean", "cond",
@@ -711,6 +713,8 @@ ACTIVATION = {
     "own_turn": lambda a, c: "in your turn",
     "from": lambda a, c: f"while it is in your {join_and([human(n) for n in (a.names or (a.name,))], 'or')}",
     "if": lambda a, c: f"if {cond(a.expr, c)}",
+    # chosen as it is used, before its costs; answered by "when a card becomes the target"
+    "target": lambda a, c: f"target {var(a.name)}: one of {np(a.expr, c)}, chosen as you use it",
     "cost_exhaust": lambda a, c: "cost: exhaust it (turn it sideways)",
     "cost_tap": lambda a, c: f"cost: tap it, once per {a.name}",
     "cost_pay": lambda a, c: f"cost: pay {np(a.expr, c)} {human(a.name)}",
