@@ -473,7 +473,8 @@ WALKERS = {name: walk_simple for name in (
     "DocItem", "MoveStmt", "ShuffleStmt", "FlipStmt", "SetStmt", "AddStmt", "SubtractStmt",
     "LetStmt", "ChooseStmt", "AnnounceStmt", "EliminateStmt", "WinStmt", "DrawGameStmt",
     "RollStmt", "CounterStmt", "NegateStmt", "SkipStmt", "ExpectStmt", "GiveStmt", "SayStmt",
-    "PlayStmt", "ExpectEventStmt", "StackDeckStmt", "TakeActionsStmt", "ChooseManyStmt", "ScoreWinStmt", "LookStmt", "ResolveStmt")}
+    "PlayStmt", "ExpectEventStmt", "StackDeckStmt", "TakeActionsStmt", "ChooseManyStmt", "ScoreWinStmt", "LookStmt", "ResolveStmt",
+    "RollPoolStmt", "RollIntoStmt", "RerollStmt", "TurnDieStmt", "RemoveDiceStmt", "HandOutStmt")}
 WALKERS.update({
     "StopStmt": walk_StopStmt, "CallStmt": walk_CallStmt, "IfStmt": walk_IfStmt,
     "ForStmt": walk_ForStmt, "RepeatStmt": walk_RepeatStmt, "WhileStmt": walk_WhileStmt,
@@ -631,7 +632,12 @@ class ZoneDiagram:
                                                       labelloc="t"),
                              node_attr=NODE_ATTR, edge_attr=EDGE_ATTR)
         fills = {"hidden": "#d9d9d9", "owner": "#eef3d6", "others": "#f6e8d6", "public": "#ffffff"}
+        for board in d.boards.values():     # a board's places: one cluster, its links as lines
+            from .board import cluster
+            cluster(g, board, lambda place: f"z_{place}")
         for z in d.zones.values():
+            if z.board is not None:
+                continue
             whose = "each player" if z.per_player else "shared"
             seen = {"hidden": "hidden", "owner": "owner only", "others": "seen by the others",
                     "public": "public"}[z.visibility]

@@ -32,6 +32,7 @@ from ..highlight import cards_filter
 from ..model import BUILTIN_EVENTS, Game
 from . import apart
 from . import diagrams as D
+from .board import board_source, place_rows
 from . import english as E
 from . import errors as X
 from . import examples as EX
@@ -207,7 +208,7 @@ class BookBuilder:
             plan.append(("The end of the game", self.ch_end))
         if self.with_examples:
             plan.append(("Examples of play", self.ch_examples))
-        if d.trigger_order or d.stacks or d.windows or d.keywords:
+        if d.trigger_order or d.stacks or d.windows or d.keywords or self._targets():
             plan.append(("Simultaneous effects and the stack", self.ch_timing))
         if d.procedures or d.defines:
             plan.append(("Procedures and values", self.ch_procedures))
@@ -342,6 +343,8 @@ class BookBuilder:
                                          "owner only, white ones by everyone."))
         rows = []
         for z in d.zones.values():
+            if z.board is not None:     # a board's place: in the board's section
+                continue
             seen = {"hidden": "hidden", "owner": "its owner only", "others": "everyone but its owner",
                     "public": "everyone"}[z.visibility]
             if z.owner_knows:           # `face down known to its owner`
@@ -361,6 +364,8 @@ class BookBuilder:
                                    "exists once for every player; a shared zone exists once."]))
         rows = []
         for z in d.zones.values():
+            if z.board is not None:     # a board's place: in the board's section
+                continue
             cards = ("a pile, with a top and a bottom" if z.ordered else "in no order") + "; " + {
                 "hidden": "nobody sees them, only how many", "owner": "only its owner sees them",
                 "others": "everyone but its owner sees them", "public": "everyone sees them"}[z.visibility]
@@ -386,6 +391,11 @@ class BookBuilder:
             rows += [[E.human(f.name), E.describe_field(f, self.ctx), E.clean(" ".join(f.docs))] for f in ct.fields]
             s.blocks.append(Block("table", title=f"Fields of every {ct.name}", columns=["Field", "Kind", "Description"],
                                   rows=rows))
+            if ct.back:                 # `back shows: tier` (docs/language.md, "Card backs")
+                s.blocks.append(prose([f"The back of every {ct.name} shows its "
+                                       f"{E.join_and([E.human(n) for n in ct.back])}: everyone may read "
+                                       f"{'it' if len(ct.back) == 1 else 'them'} on a {ct.name} lying face down "
+                                       "or held in a hand, though not on one in a hidden pile."]))
             lines = []
             if ct.blank_unless is not None:     # who "you" is, said so that nobody reads "its owner" (english.py)
                 lines.append(E.Line(E.blank_unless(ct, self.ctx)))
@@ -394,6 +404,8 @@ class BookBuilder:
             lines += [E.describe(ab, E.ability_ctx(self.ctx, ct.name)) for ab in ct.abilities]
             if lines:
                 s.blocks.append(rules(lines, f"Every {ct.name} has"))
+        for board in d.boards.values():         # a board: its places, their links, fields and marks, drawn
+            self.board_section(sec, board)
         for owner, fields in (("player", d.player_fields), ("game", d.game_fields)):
             if not fields:
                 continue
@@ -409,6 +421,27 @@ class BookBuilder:
             rows = [[die.name, str(len(die.faces)),
                      "; ".join(", ".join(face) if face else "blank" for face in die.faces)] for die in d.dice.values()]
             s.blocks.append(Block("table", title="Dice", columns=["Die", "Faces", "The faces, in order"], rows=rows))
+
+    def board_section(self, sec: Section, board) -> None:
+        """A board (docs/language.md, "Boards"): its drawing, a table of its places and links,
+        what every place has and what each player has on a place."""
+        d = self.d
+        s = self.sub(sec, f"Board: {E.clean(board.title)}")
+        shape = {"grid": "laid out as a grid: a place is linked to the places beside it across a side",
+                 "hex": "laid out as hexagons: a place is linked to the six around it"}.get(board.decl.shape, "")
+        s.blocks.append(prose(list(board.decl.docs) + [
+            f"The board has {len(board.places)} places{', ' + shape if shape else ''}. Each place holds cards as a "
+            "shared zone does, and everyone sees them. Two places are adjacent when a link joins them; the "
+            "distance between two places is the fewest links from one to the other."]))
+        s.blocks.append(self.diagram(f"board-{board.name}", f"{E.clean(board.title)}: its places and the links "
+                                     "between them"))
+        s.blocks.append(Block("table", title="The places", columns=["Place", "Linked to"],
+                              rows=[[E.clean(a), E.clean(b)] for a, b in place_rows(board)]))
+        for title, fields in (("What every place has", board.fields), ("What each player has on a place", board.marks)):
+            if fields:
+                rows = [[E.human(f.name), E.describe_field(f, self.ctx), E.clean(" ".join(f.docs))]
+                        for f in fields.values()]
+                s.blocks.append(Block("table", title=title, columns=["Name", "Kind", "Description"], rows=rows))
 
     def keyword_use(self, kw: A.KeywordUse) -> str:
         args = ", ".join(E.np(a, self.ctx) for a in kw.args)
@@ -607,8 +640,21 @@ class BookBuilder:
             parts.append(ref.noun + (f" ({kind})" if kind else ""))
         return f"Done for {E.join_and(parts)}."
 
+    def _targets(self) -> bool:
+        """Whether some card's action declares a target (`target t from ...`)."""
+        return any(isinstance(ab, A.Activated) and any(a.kind == "target" for a in ab.activations)
+                   for cd in self.game.cards for ab, _args in cd.bound)
+
     def ch_timing(self, sec: Section) -> None:
         d = self.d
+        if self._targets():         # docs/language.md, "Targets"
+            self.sub(sec, "Targets").blocks.append(prose([
+                "An action that names a target has it chosen by the player who uses it, as they use it: "
+                "before its costs are paid and before it waits on the stack. Each card chosen becomes the "
+                "target of the action at that moment, so abilities and answers can respond to it. When the "
+                "action resolves, each target is checked again: one that is no longer among those it could "
+                "be chosen from is left alone (the action fizzles for it), and an action none of whose "
+                "targets is still legal fizzles entirely: it resolves without effect."]))
         if d.trigger_order:
             s = self.sub(sec, "Simultaneous triggers")
             keys = [E.describe_order_key(k, self.ctx) for k in d.trigger_order.keys]
@@ -1001,6 +1047,8 @@ def make_diagrams(game: Game, out_dir: Path | None) -> tuple[dict, list[str]]:
     sources, flows = _sources(game)
     for kind in D.KINDS:
         info[kind] = _draw(game, kind, *sources[kind])
+    for board in game.decls.boards.values():    # each board drawn from its declaration
+        info[f"board-{board.name}"] = _draw(game, f"board-{board.name}", *board_source(board))
     zones = info["zones"].get("svg_text")
     if zones and print_scale(zones) < SMALLEST_SCALE:    # a long chain of zones prints larger top to bottom
         other = _draw(game, "zones", *_sources(game, "TB")[0]["zones"])
