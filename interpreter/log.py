@@ -17,6 +17,7 @@ from typing import NamedTuple
 from cardsmith.dsl.bounds import MAX_LOG_BYTES, MAX_RUNTIME_STRING
 
 from .errors import RuleError
+from .dice import die_label, is_die
 from .visibility import EVERYONE, card_seers, unseen_label
 
 # What an event costs the log besides its text: the keys `n`, `round`, `event`, `rule`,
@@ -106,6 +107,8 @@ class EventLog:
             return "yes" if v is True else "no" if v is False else "none"
         if isinstance(v, list):
             return [self.value(m, x) for x in v]
+        if v.__class__ is dict and is_die(v):      # a die of a pool: `White die 3 (Aim+Aim)`
+            return die_label(v)
         return v
 
     def typed(self, m, v, t):
@@ -231,6 +234,8 @@ class EventLog:
             return "yes" if v else "no"
         if kind == "zone":
             return self.zone_name(m, v)
+        if v.__class__ is dict and is_die(v):
+            return die_label(v)
         if isinstance(v, list):      # a list built while playing: its label is bounded
             return "".join(p.text if isinstance(p, Seen) else p
                            for p in self.typed_parts(m, v, None, None, budget=budget))

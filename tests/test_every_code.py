@@ -282,6 +282,13 @@ CASES: tuple[Case, ...] = (
     Case("E0210", 4, checked(HEAD + "setup:\n    announce boom()\n")),
     Case("E0211", 4, checked(HEAD + "setup:\n    deal()\n")),
     Case("E0212", 4, checked(HEAD + "setup:\n    roll 3 White dice as r\n")),
+    # dice pools and limited supplies (tests/test_dice_pools_and_supply.py)
+    Case("E0460", 6, checked(HEAD + "die D: [one]\nsetup:\n    let attack be 3\n    roll 1 D dice into attack\n")),
+    Case("E0461", 6, checked(HEAD + "die D: [one]\nsetup:\n    roll 2 D dice as pool attack\n    reroll 1 in attack\n")),
+    Case("E0462", 6, checked(HEAD + "die D: [one]\nsetup:\n    roll 2 D dice as pool attack\n"
+                                     "    turn first(attack) in attack to [two]\n")),
+    Case("E0463", 6, checked(HEAD + "player has:\n    gold: number = 0\nsetup:\n"
+                                     "    give out 2 gold from bank to each player starting with seat 1\n")),
     Case("E0213", 8, checked(HEAD + 'zone box: shared\ncard type Unit:\n    power: number\n'
                                      'card "A": Unit in box\n    power = 1\n    keyword Farsigt(2)\n')),
     Case("E0214", 6, checked(HEAD + "player has:\n    score: number = 0\nsetup:\n    add 1 to your score\n")),
@@ -343,6 +350,8 @@ CASES: tuple[Case, ...] = (
     Case("E0804", 4, patched(Machine, "say", played(HEAD + 'setup:\n    say "hello"\n'))),
     # the bounds of a running game (dsl/bounds.py); tests/test_runtime_bounds.py has more of each
     Case("E0805", 5, played(HEAD + "die D: [one]\nsetup:\n    roll 100000000 D dice as r\n")),
+    Case("E0840", 7, played(HEAD + "die D: [one]\ndie E: [two]\nsetup:\n    roll 2 D dice as pool attack\n"
+                                    "    turn first(attack) in attack to [two]\n")),
     Case("E0806", 6, played(HEAD + "setup:\n    let x be 2\n    repeat 40 times:\n        let x be x * x\n")),
     # 400 copies of a 400-card zone: 160,000 items
     Case("E0811", 4, played(HEAD + "setup:\n    let xs be numbers from 1 to 20000\n")),
