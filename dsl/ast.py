@@ -680,7 +680,7 @@ class TurnDieStmt:
 
 @dataclass(frozen=True, slots=True)
 class RemoveDiceStmt:
-    """`take d out of attack` — a die (or a list of dice) taken out of the pool."""
+    """`remove d from attack` — a die (or a list of dice) taken out of the pool."""
     span: Span
     dice: Expr
     pool: str
@@ -1071,6 +1071,9 @@ class ZoneDecl:
     # `face down known to its owner`: a card lying face down here is seen by the zone's owner
     # too (a public zone: the others see its back); read by interpreter/visibility.py
     owner_knows: bool = False
+    # `at most 12, discard down into mineral_discard`: a move past the capacity is allowed, and the
+    # zone's owner then chooses cards to put into that zone until it holds `capacity` again
+    discard_into: str | None = None
     board: str | None = None            # a place of this board (`board map:`), not written as a zone
 
 

@@ -256,7 +256,7 @@ class ToAst(Transformer):
     def zone_decl(self, meta, ch):
         name = str(ch[0])
         per_player, ordered, visibility, capacity, doc = False, True, "public", None, None
-        owner_knows = False
+        owner_knows, discard_into = False, None
         label = self._text(ch[1]) if _is_tok(ch[1], "STRING") else None
         for item in ch[2 if label is not None else 1:]:
             if _is_tok(item, "STRING"):
@@ -281,8 +281,10 @@ class ToAst(Transformer):
                 owner_knows = True          # `face down known to its owner`
             elif words[:2] == ["at", "most"]:
                 capacity = self._int(item[2])
+            elif words[:3] == ["discard", "down", "into"]:
+                discard_into = words[3]     # a move past the capacity: the owner discards down
         return A.ZoneDecl(self._span(meta), name, per_player, ordered, visibility, capacity, doc, label,
-                          owner_knows)
+                          owner_knows, discard_into)
 
     def zone_prop(self, meta, ch):
         return ch

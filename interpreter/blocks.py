@@ -70,6 +70,8 @@ def flat(program, code_id: int) -> int | None:
     code = program.codes[code_id]
     mask = program.check_mask if program.end_checks else 0
     listened = set(program.triggers) | set(program.windows_after) | set(program.replacements)
+    if program.discards:            # a move may push a zone's discard code (interpreter/caps.py)
+        listened.add("moved")
     total = 0
     for pc, snip in enumerate(code.srcs):
         if snip is None:

@@ -3,7 +3,7 @@ each is one instruction, a closure over interpreter/dice.py. None of them is on 
 they have no generated source form (the closure fallback of interpreter/blocks.py).
 
 `roll ... as pool P`, `roll ... into P`, `reroll d in P`, `turn d in P to [face]`,
-`take d out of P`, `give out n attr from supply to each player [p] starting with x`.
+`remove d from P`, `give out n attr from supply to each player [p] starting with x`.
 """
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def s_RemoveDiceStmt(self, s, ctx):
     def remove(m, fr):
         env = fr.env
         env[pool] = D.remove(m, env.get(pool), dice(m, env), span)
-    ctx.code.emit(remove, span, ("take", s.dice, f" out of {pool}"))
+    ctx.code.emit(remove, span, ("remove", s.dice, f" from {pool}"))
 
 
 def s_HandOutStmt(self, s, ctx):

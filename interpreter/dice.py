@@ -16,7 +16,7 @@ naming the rule that made it. Rolls draw from the game's one seeded generator (i
     roll_into   `roll 2 Black dice into attack`          (beyond the cap the first roll had)
     reroll      `reroll d in attack`                      (each die once: the pool remembers)
     turn        `turn d in attack to [Critical]`          (one of that die's faces)
-    remove      `take d out of attack`
+    remove      `remove d from attack`
     hand_out    `give out 5 minerals from mineral_supply to each player starting with first_player`
 """
 from __future__ import annotations
@@ -167,7 +167,7 @@ def remove(m, pool, dice, span) -> list:
     if m.log.on and gone:
         text = ", ".join(die_label(pool[i]) for i in gone) + (" is" if len(gone) == 1 else " are") + \
             " taken out of the pool"
-        m.log.emit(m, "take dice out", span, {}, text, weight=len(text))
+        m.log.emit(m, "remove dice", span, {}, text, weight=len(text))
     return [d for i, d in enumerate(pool) if i not in gone]
 
 

@@ -17,6 +17,7 @@ from cardsmith.dsl.registry import (ELIMINATED, FLIPPED, MOVED, REVEALED, ROUND_
                                     STEP_STARTED, TURN_STARTED)
 from cardsmith.dsl.types import CARD, PLAYER, ZONE
 
+from . import caps
 from . import rng as R
 from .errors import GameAborted, RuleError, charge
 from .compile_boards import assign_place
@@ -94,6 +95,8 @@ class Machine(Triggers, Decisions, Scenarios):
         self.triggers = program.triggers
         # built-in events are raised only when something listens: a trigger, a window, a replacement
         self.listened = set(program.triggers) | set(program.windows_after) | set(program.replacements)
+        if program.discards:        # a move may push a zone's discard code (interpreter/caps.py)
+            self.listened.add(MOVED)
         self.move_triggers = MOVED in self.listened or REVEALED in self.listened
         # `instead of` the engine's events: which moves and flips it may touch, decided once
         # (None: none, and a move or flip costs nothing more); the rest are replaced when announced
@@ -327,7 +330,7 @@ class Machine(Triggers, Decisions, Scenarios):
         decl, owner_seat, public = info
         zones = self.zones
         dest = zones[key]
-        if decl.capacity is not None and len(dest) + len(cards) > decl.capacity:
+        if decl.capacity is not None and len(dest) + len(cards) > decl.capacity and decl.discard_into is None:
             raise RuleError(f"'{decl.name}' can hold at most {decl.capacity} cards", span,
                             "check the zone's capacity or the rule that moves cards into it")
         st = self.st
@@ -383,6 +386,8 @@ class Machine(Triggers, Decisions, Scenarios):
         if REVEALED in self.listened and public:
             self.announce_all(REVEALED, [{"card": c} for c, was_up in zip(cards, was_visible)
                                            if self.st.face_up[c] and not was_up], span)
+        if self.prog.discards:      # past a zone's cap: its owner discards down (interpreter/caps.py)
+            caps.over(self, key)
 
     def _public(self, key) -> bool:
         return self.prog.decls.zones[key.partition(":")[0]].visibility == "public"

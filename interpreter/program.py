@@ -16,7 +16,7 @@ from .blocks import Snippet
 from .triggers import REPLACED
 from .compile_stmt import Code, Ctx, StmtCompiler
 from .gen_expr import ExprGen, Gen, Pool
-from . import card_text, resolver
+from . import caps, card_text, resolver
 from .reads import ATTRS, ZONES, names_in, reads, versioned
 
 MAX_PLAYERS_HARD = 16
@@ -103,6 +103,8 @@ class Program:
         self.scenarios = {s.name: self._code(f"scenario {s.name}", s.body, Scope()) for s in d.scenarios}
 
     # ------------------------------------------------------------------ code building
+        # zones that discard down past their cap (interpreter/caps.py): built last, so no other id moves
+        self.discards = caps.build(self)
     def new_code(self, name: str) -> Code:
         code = Code(len(self.codes), name)
         self.codes.append(code)

@@ -45,6 +45,8 @@ REGISTERS = {
     "$i": "response window: whose turn to answer, counted from the first (resolver.build_window)",
     "$who": "response window: the player being asked (resolver.build_window)",
     "$resp": "response window: the answer, an action or None for a pass (resolver.build_window)",
+    "$zone": "discarding down: the zone past its cap (caps)",
+    "$discard": "discarding down: the card its owner chose to discard (caps)",
     # numbered per rule by Ctx.fresh in compile_stmt.py: `$may3`, `$list1`, ...
     "$may<n>": "a `may` statement's yes/no answer",
     "$list<n>": "a `for each` loop's items, fixed when the loop starts",

@@ -1,5 +1,5 @@
 """Issue 14, items 3 and 5: dice pools whose dice keep their identity (`roll ... as pool`,
-`roll ... into`, `reroll`, `turn`, `take ... out of`, a cap on the dice rolled that later dice
+`roll ... into`, `reroll`, `turn`, `remove`, a cap on the dice rolled that later dice
 may pass) and a limited supply given out one at a time around the table into a capped number
 (`give out`). The test game is tests/games/dice_pools.cards with its scenarios, run here; the
 tests below look at what scenarios cannot: the options a player is offered, the log, determinism,
@@ -63,7 +63,7 @@ def test_the_cap_takes_the_dice_past_it_from_the_last_kinds_and_the_log_says_so(
 
 def test_dice_rolled_into_a_pool_are_numbered_on_and_may_pass_the_cap():
     eng = _play(HEAD + DICE + "setup:\n    roll 3 W dice as pool p, at most 2\n    roll 2 B dice into p\n"
-                "    take first(p) out of p\n    roll 1 W dice into p\n    say \"n\", count(p)\n")
+                "    remove first(p) from p\n    roll 1 W dice into p\n    say \"n\", count(p)\n")
     said = _texts(eng)
     assert any(t.startswith("2 B dice are rolled into the pool: B die 3 (") for t in said), said
     # die 1 was taken out: the next die is 5, never a number a die had
@@ -124,7 +124,7 @@ def test_random_games_end_and_keep_minerals_and_the_supply_within_their_bounds(p
 
 
 def test_a_die_no_longer_in_the_pool_stops_the_game_at_the_rule():
-    text = HEAD + DICE + "setup:\n    roll 2 W dice as pool p\n    let d be first(p)\n    take d out of p\n    reroll d in p\n"
+    text = HEAD + DICE + "setup:\n    roll 2 W dice as pool p\n    let d be first(p)\n    remove d from p\n    reroll d in p\n"
     with pytest.raises(CardsmithError) as err:
         _play(text)
     d = err.value.diagnostics[0]
@@ -157,7 +157,7 @@ def test_a_supply_runs_out_one_at_a_time_from_the_player_named():
 @pytest.mark.parametrize("body, code, line, hint", [
     ("    let p be 3\n    roll 1 W dice into p\n", "E0460", 7, "roll the pool first"),
     ("    roll 1 W dice as pool attack\n    reroll first(attack) in atack\n", "E0460", 7, "did you mean 'attack'?"),
-    ("    roll 1 W dice as pool p\n    take 3 out of p\n", "E0461", 7, "you chooses d from attack"),
+    ("    roll 1 W dice as pool p\n    remove 3 from p\n", "E0461", 7, "you chooses d from attack"),
     ("    roll 1 W dice as pool p\n    turn first(p) in p to [hits]\n", "E0462", 7, "did you mean '[hit]'?"),
     ("    roll 1 W dice as pool p\n    say \"x\", first(p).colour\n", "E0402", 7, "face"),
     ("    roll 1 Q dice as pool p\n", "E0212", 6, "declare it first"),
@@ -209,3 +209,91 @@ def test_the_rulebook_says_the_cap_the_re_roll_once_and_the_supply(pools):
     assert _said(pools, by["TurnDieStmt"]).endswith("to its face Hit.")
     give = _said(pools, by["HandOutStmt"])
     assert give.startswith("Give out ") and "one at a time" in give and "runs out" in give
+
+
+# ------------------------------------------------------------------ discarding down past a cap
+
+@pytest.fixture(scope="module")
+def cargo():
+    return load_game(str(GAMES / "cargo_hold.cards"))
+
+
+def _cargo_scenarios():
+    path = GAMES / "cargo_hold.scenarios.cards"
+    for s in load_game(str(path)).decls.scenarios:
+        yield pytest.param(path, s.name, id=s.name)
+
+
+@pytest.mark.parametrize("path, name", list(_cargo_scenarios()))
+def test_scenarios_of_the_discard_down_game(path, name):
+    result = run_scenario(load_game(str(path)), name)
+    assert result.ok, "\n".join(result.failures)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_keep_every_hold_within_its_cap_but_while_its_owner_discards(cargo, players):
+    asked = []
+
+    def observe(eng):
+        st = eng.state
+        pending = eng.pending
+        discarding = pending is not None and pending.prompt == "Discard down to 4"
+        asked.append(discarding)
+        for seat in range(players):
+            held = len(st.zones[f"hold:{seat}"])
+            if eng.finished:        # the move that emptied the supply ended the game at once
+                continue
+            if discarding and pending.player == seat:
+                assert held > 4
+                assert set(pending.options) == {"Pyerite", "Tritanium"} or len(set(pending.options)) == 1
+            else:
+                assert held <= 4, (seat, held)
+
+    for seed in range(15):
+        eng = run_game(cargo, players, seed=seed, log=False, observe=observe)
+        assert eng.finished and eng.result["reason"] != "aborted", eng.result
+    assert any(asked)
+
+
+def test_save_and_restore_while_discarding_down(cargo):
+    eng = Engine(cargo, 2, seed=1)
+    for _ in range(100):
+        if eng.pending.prompt == "Discard down to 4":
+            break
+        eng.decide(0)
+    assert eng.pending.prompt == "Discard down to 4"
+    other = Engine.restore(cargo, json.loads(eng.save_json()))
+    assert other.pending == eng.pending
+    for _ in range(300):
+        if eng.finished:
+            break
+        eng.decide(0)
+        other.decide(0)
+    assert eng.finished
+    assert eng.state.to_dict() == other.state.to_dict()
+
+
+def test_a_zone_without_a_cap_or_an_owner_cannot_discard_down_and_the_zone_must_exist():
+    base = HEAD + "zone slag: shared\n"
+    with pytest.raises(CardsmithError) as err:
+        load_text(base + "zone hold: per player, discard down into slag\n", "g.cards")
+    d = err.value.diagnostics[0]
+    assert (d.code, d.span.line) == ("E0130", 4) and "not capped" in d.message
+    with pytest.raises(CardsmithError) as err:
+        load_text(base + "zone hold: per player, at most 3, discard down into slug\n", "g.cards")
+    d = err.value.diagnostics[0]
+    assert (d.code, d.span.line) == ("E0131", 4) and d.hint == "did you mean 'slag'?"
+
+
+def test_a_capped_zone_without_discarding_still_refuses_a_move_past_it():
+    text = (HEAD + "zone box: shared\nzone hold: per player, at most 1\ncard type T:\n    v: number = 0\n"
+            "cards T in box:\n    | name | copies |\n    | \"A\"  | 3      |\nsetup:\n    move top 2 cards of box to seat 1's hold\n")
+    with pytest.raises(CardsmithError) as err:
+        _play(text)
+    assert err.value.diagnostics[0].code == "E0802"
+
+
+def test_the_rulebook_says_who_discards_and_where(cargo):
+    from cardsmith.dsl.publish.rulebook import build_book, render
+    text = render(build_book(cargo, diagrams={}, examples=False), "md")
+    assert "at most 4 (past 4, its owner chooses cards to put into" in text

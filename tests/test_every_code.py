@@ -302,6 +302,8 @@ CASES: tuple[Case, ...] = (
     Case("E0401", 4, checked(HEAD + "zone pile: shared\nas soon as count(pile) = 0:\n    the game is a draw\n")),
     Case("E0402", 3, checked(HEAD + "as soon as 3.strength = 0:\n    the game is a draw\n")),
     Case("E0403", 5, checked(HEAD + "zone deck: per player\nsetup:\n"
+    Case("E0130", 3, checked(HEAD + "zone hold: shared, discard down into slag\nzone slag: shared\n")),
+    Case("E0131", 3, checked(HEAD + "zone hold: per player, at most 2, discard down into slog\nzone slag: shared\n")),
                                      "    move top card of seat 1's deck to seat 1\n")),
     Case("E0404", 4, checked(HEAD + 'setup:\n    for each p in 3:\n        say "x"\n')),
     Case("E0405", 3, checked(HEAD + 'as soon as "a" > 2:\n    the game is a draw\n')),

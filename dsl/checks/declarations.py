@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .. import ast as A
+from .dice import discard_zones
 from ..diagnostics import DiagnosticSink
 from ..model import Declarations
 from ..types import BASIC, CARD_PSEUDO_FIELDS, suggest
@@ -160,6 +161,7 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
                    "put the phases and steps of a round inside one 'round' block")
     _check_type_names(module, d, sink)
     boards(d, sink)
+    discard_zones(d, sink)      # `at most N, discard down into Z` (dsl/checks/dice.py)
     for name in d.defines:
         if name in d.procedures:
             sink.error("E0102", f"'{name}' is both a value and a procedure", d.defines[name].span, "rename one")

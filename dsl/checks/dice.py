@@ -2,11 +2,13 @@
 
     roll 7 White dice and 5 Black dice as pool attack, at most 10    -> attack: a list of dice
     roll 2 Black dice into attack        reroll d in attack          turn d in attack to [Critical]
-    take d out of attack                 give out 3 minerals from mineral_supply to each player starting with first_player
+    remove d from attack                 give out 3 minerals from mineral_supply to each player starting with first_player
 
 A pool is a name given by `roll ... as pool` (E0460 otherwise); what a statement changes in it is
 a die or a list of its dice (E0461); a face turned to is one of the game's dice's faces (E0462);
-a supply is a game number handed out into a player number (E0463).
+a supply is a game number handed out into a player number (E0463). A zone declared
+`at most N, discard down into Z` (`discard_zones`, called by the declarations pass) needs its
+`at most` and an owner (E0130) and a zone Z to discard into (E0131).
 """
 from __future__ import annotations
 
@@ -97,3 +99,21 @@ def s_HandOutStmt(self, s, sc):
         if s.each is not None:
             self.bind_block_name(s.each, PLAYER, s.span, sc)     # E0215: the name is in use
         self.expr(s.amount, sc, NUMBER)
+
+
+def discard_zones(d, sink) -> None:
+    """`zone minerals: per player, public, at most 12, discard down into mineral_discard`: the
+    zone's owner discards down to 12 after a move past it, into that zone (yours, when it is a
+    zone per player; else the shared one)."""
+    for z in d.zones.values():
+        if z.discard_into is None:
+            continue
+        if z.capacity is None or not z.per_player:
+            sink.error("E0130", f"'discard down into' needs a zone per player with 'at most N', and '{z.name}' is "
+                       + ("shared" if not z.per_player else "not capped"), z.span,
+                       f"e.g. zone {z.name}: per player, public, at most 12, discard down into {z.discard_into}")
+        if z.discard_into not in d.zones or z.discard_into == z.name:
+            sink.error("E0131", f"'{z.name}' discards down into '{z.discard_into}', which is "
+                       + ("itself" if z.discard_into == z.name else "no zone of this game"), z.span,
+                       suggest(z.discard_into, [n for n in d.zones if n != z.name])
+                       or f"declare the zone: zone {z.discard_into}: shared, public")

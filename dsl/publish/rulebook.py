@@ -375,6 +375,9 @@ class BookBuilder:
                 cards += f"; at most {z.capacity}"
             rows.append([zl(d, z.name), "each player" if z.per_player else "shared", cards, E.clean(z.doc or "")])
         zones.blocks.append(Block("table", title="Zones", rows=rows,
+                if z.discard_into is not None:      # interpreter/caps.py
+                    cards += (f" (past {z.capacity}, its owner chooses cards to put into "
+                              f"{zl(d, z.discard_into)} until it holds {z.capacity})")
                                   columns=["Zone", "Whose", "The cards in it", "Description"]))
         zones.blocks.append(self.diagram("zones", "Where the cards go: each arrow is a way cards move, numbered as "
                                          "in the table below"))
