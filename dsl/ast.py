@@ -473,7 +473,7 @@ class DistanceBetween:
 
 @dataclass(frozen=True, slots=True)
 class ShortestPath:
-    """`a shortest path from a to b` — the places from a to b (both included) along the fewest
+    """`the shortest path from a to b` — the places from a to b (both included) along the fewest
     links; of several, the one taking the earliest declared place at each step; empty if none"""
     span: Span
     start: "Expr"

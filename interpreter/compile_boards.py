@@ -1,5 +1,5 @@
 """Closures of the board expressions (`the places adjacent to s`, `the places within 2 of s`,
-`the places of map`, `the distance from a to b`, `a shortest path from a to b`, `the influence
+`the places of map`, `the distance from a to b`, `the shortest path from a to b`, `the influence
 of p on s`), a place's fields (`s's tier`), and the engine's side of changing a field or a mark.
 
 Each `x_<Node>` here is a method of `ExprCompiler` (interpreter/compile_expr.py binds them
@@ -145,12 +145,12 @@ def x_DistanceBetween(self, e, sc):
 
 
 def x_ShortestPath(self, e, sc):
-    """`a shortest path from a to b`: the places along it, a and b included; empty if none."""
+    """`the shortest path from a to b`: the places along it, a and b included; empty if none."""
     a, b, table, span = self.compile(e.start, sc), self.compile(e.end, sc), _table(self), e.span
 
     def shortest(m, env):
-        board, i = _place(table, a(m, env), e.start.span, "'a shortest path from'")
-        other, j = _place(table, b(m, env), e.end.span, "'a shortest path from ... to'")
+        board, i = _place(table, a(m, env), e.start.span, "'the shortest path from'")
+        other, j = _place(table, b(m, env), e.end.span, "'the shortest path from ... to'")
         if other is not board:
             return []
         charge(m, _work(board), span)

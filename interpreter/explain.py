@@ -141,7 +141,7 @@ WRITERS = {
     "PlacesWithin": lambda e: f"the places within {_w(e.steps, True)} of {_w(e.place, True)}",
     "PlacesOf": lambda e: f"the places of {e.board}",
     "DistanceBetween": lambda e: f"the distance from {_w(e.start, True)} to {_w(e.end, True)}",
-    "ShortestPath": lambda e: f"a shortest path from {_w(e.start, True)} to {_w(e.end, True)}",
+    "ShortestPath": lambda e: f"the shortest path from {_w(e.start, True)} to {_w(e.end, True)}",
     "PlaceMark": lambda e: f"the {e.name} of {_w(e.player, True)} on {_w(e.place, True)}",
 }
 _WRITE = dispatch("listing", EXPRESSION, WRITERS)

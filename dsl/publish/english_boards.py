@@ -3,7 +3,7 @@
     the places adjacent to s            → "the places one link away from s"
     the places within 2 of s            → "the other places at most 2 links away from s, nearest first"
     the distance from a to b            → "the fewest links between a and b (none when no path joins them)"
-    a shortest path from a to b         → "the places along a shortest path from a to b, both included ..."
+    the shortest path from a to b       → "the places along a shortest path from a to b, both included ..."
     the influence of p on s             → "p's influence on s"
 """
 from __future__ import annotations
