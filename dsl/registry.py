@@ -232,6 +232,9 @@ RESOLVED = _event("resolved", (("card", "card"), ("negated", "flag")),
                   "an effect has resolved", "an effect would resolve", "resolver:build_after_resolve")
 COUNTERED = _event("countered", (("card", "card"),),
                    "an effect is countered", "an effect would be countered", "resolver:counter")
+TARGETED = _event("targeted", (("card", "card"), ("source", "card"), ("player", "player"), ("ability", "text")),
+                  "a card becomes the target of an action", "a card would become the target of an action",
+                  "resolver:commit")
 
 
 def announcer(ev: BuiltinEvent):

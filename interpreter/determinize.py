@@ -10,7 +10,10 @@ A search agent must not read the cards it cannot see. It reads the game only thr
   face, and its owner (`owner of it`); only which card lies there changes. Cards are
   shuffled among the cards that start the game on the same side: a card the game file
   deals to a player's zone stays among that player's cards (the rules say where each card
-  starts, so this is no secret), the cards of shared zones among themselves;
+  starts, so this is no secret), the cards of shared zones among themselves; and a card
+  whose back shows fields (`back shows: tier`) only among cards with the same back (its type
+  and those fields' values), wherever they lie: a face-down Tier 2 tile stays a Tier 2 tile
+  (so a hidden zone keeps how many cards of each back it holds);
 - the game's random generator gets a new state, so the order of future shuffles, dice
   and draws is not the true one;
 - other players' secret picks made before `player` is asked (`secretly chooses` from
@@ -29,7 +32,7 @@ import random
 from typing import TYPE_CHECKING
 
 from . import rng as R
-from .visibility import known_to, rule_of, sees
+from .visibility import back_key, known_to, rule_of, sees
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -70,18 +73,28 @@ def starting_sides(game) -> list[int]:
     return sides
 
 
-def redeal(state: dict, decls, sides: list[int], player: int, rng: random.Random) -> dict:
+def card_backs(game, decls) -> list | None:
+    """Per card, (type name, the fields its back shows) when its type declares `back shows`,
+    else None; None for a game where no card type does."""
+    backs = [(c.type_name, decls.card_types[c.type_name].back) if decls.card_types[c.type_name].back else None
+             for c in game.cards]
+    return backs if any(backs) else None
+
+
+def redeal(state: dict, decls, sides: list[int], player: int, rng: random.Random, backs: list | None = None) -> dict:
     """A copy of the saved `state` (GameState.to_dict) with what `player` cannot see dealt again
-    (`sides`: `starting_sides` of the game).
+    (`sides`: `starting_sides` of the game; `backs`: its `card_backs`).
 
     The copy shares no list that it changes with `state`; the rest is shared (the engine
     copies a saved state when it restores it)."""
     places = hidden_places(state, decls, player)
     pinned = _pinned(state)
-    groups: dict[int, list] = {}    # starting side -> [(key, i, card)] of the cards that may move
+    groups: dict[tuple, list] = {}  # (starting side, back) -> [(key, i, card)] of the cards that may move
     for place in places:
-        if place[2] not in pinned:
-            groups.setdefault(sides[place[2]], []).append(place)
+        c = place[2]
+        if c not in pinned:
+            back = () if backs is None or backs[c] is None else back_key(*backs[c], state["cards"][c])
+            groups.setdefault((sides[c], back), []).append(place)
     zones = {key: list(cards) for key, cards in state["zones"].items()}
     card_zone = list(state["card_zone"])
     face_up, owner, fields = list(state["face_up"]), list(state["owner"]), list(state["cards"])
@@ -141,12 +154,13 @@ class Determinizer:
         self.game = game
         self.decls = program_for(game).decls
         self.sides = starting_sides(game)
+        self.backs = card_backs(game, self.decls)
 
     def sample(self, eng: "Engine", player: int, rng: random.Random, base: dict | None = None) -> dict:
         """A saved game (`Engine.save()` form) as `player` might believe it is. `base`, when
         given, is `eng.save()` already made (a search samples many times from one)."""
         data = dict(base if base is not None else eng.save())
-        data["state"] = redeal(data["state"], self.decls, self.sides, player, rng)
+        data["state"] = redeal(data["state"], self.decls, self.sides, player, rng, self.backs)
         return data
 
 

@@ -18,7 +18,7 @@ from .log import EventLog
 from .machine import DEFAULT_MAX_STEPS, Machine
 from .program import program_for
 from .state import GameState
-from .visibility import card_seers, known_to, rule_of, sees
+from .visibility import back_of, card_seers, known_to, rule_of, sees
 
 SAVE_FORMAT = "cardsmith-save/1"
 
@@ -161,6 +161,9 @@ class Engine:
                 shown = [st.cards[c]["name"] if sees(vis, owner, face_up[c], player)
                          or (looked and player in known_to(st.cards[c])) else None for c in cards]
             zones[key] = {"zone": name, "owner": owner, "count": len(cards), "cards": shown}
+            if shown is not None and vis != "hidden" and self.prog.backs:
+                # the back of each card whose face is not shown: its type and the fields it shows
+                zones[key]["backs"] = [back_of(self.m, c) if n is None else None for c, n in zip(cards, shown)]
         pend = st.pending
         decision = None
         if pend is not None and pend["player"] == player:

@@ -18,7 +18,7 @@ from cardsmith.dsl.bounds import MAX_LOG_BYTES, MAX_RUNTIME_STRING
 
 from .errors import RuleError
 from .dice import die_label, is_die
-from .visibility import EVERYONE, card_seers, unseen_label
+from .visibility import EVERYONE, back_of, card_seers, unseen_label
 
 # What an event costs the log besides its text: the keys `n`, `round`, `event`, `rule`,
 # `step`, `text`, their values and JSON punctuation; then each further datum (a key and a short
@@ -137,7 +137,20 @@ class EventLog:
         who = card_seers(m, c)
         if before is not None and before is not who:
             who = who | before
+        if m.prog.backs:
+            return Seen(m.card_label(c), who, self.back(m, c))
         return Seen(m.card_label(c), who)
+
+    def back(self, m, c: int) -> str:
+        """How a card reads to a player who may not see its face: "a card", or, when its back
+        shows fields (`back shows: tier`) and it lies outside a hidden zone, "a System (tier 2)"."""
+        if m.zone_info[m.st.card_zone[c]][0].visibility == "hidden":
+            return "a card"
+        back = back_of(m, c)
+        if back is None:
+            return "a card"
+        shown = ", ".join(f"{k} {self.value(m, v)}" for k, v in back.items() if k != "type")
+        return f"a {back['type']} ({shown})"
 
     def used(self, m, c: int, action: str) -> Seen:
         """"Bolt: Cast it" as a part of a text; who may not see the card reads where it is."""
@@ -223,7 +236,9 @@ class EventLog:
             return label(m, v)
         if kind == "card":
             if player is not None and player not in card_seers(m, v):
-                return unseen_label(m, v, self.zone_name(m, m.st.card_zone[v]))
+                where = unseen_label(m, v, self.zone_name(m, m.st.card_zone[v]))
+                back = self.back(m, v) if m.prog.backs else "a card"
+                return where if back == "a card" else f"{where}: {back}"      # its back shows fields
             return m.card_label(v)
         if kind.__class__ is not str and is_list_kind(kind) and isinstance(v, list):   # a group of them
             budget = budget or _Budget(None)

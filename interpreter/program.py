@@ -73,6 +73,8 @@ class Program:
         self.stmts = StmtCompiler(self, self.exprs, self.gen)
         self.card_type_names = [c.type_name for c in game.cards]
         self.card_names = [c.name for c in game.cards]
+        # some card type's back shows fields (`back shows: tier`): views and logs show them
+        self.backs = any(ct.back for ct in self.decls.card_types.values())
         self.main = self._compile_main()
         self.end_checks = [(self.gen.function(ec.cond, Scope(), "as soon as"), self._code(_end_check_name(ec),
                                                                                ec.body, Scope()), ec)

@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cardsmith.dsl import ast as A
-from cardsmith.dsl.registry import ACTION_USED, COUNTERED, RESOLVED
-from cardsmith.dsl.types import Scope
+from cardsmith.dsl.registry import ACTION_USED, COUNTERED, RESOLVED, TARGETED
+from cardsmith.dsl.types import ANY, CARD, Scope, elem, is_list
 
 from .compile_stmt import Ctx
 from .errors import RuleError, charge
@@ -41,6 +41,9 @@ class ActionEntry:
     label: str
     card_set: frozenset = frozenset()
     extra: dict = field(default_factory=dict)     # a keyword's arguments
+    # `target t from <collection>`: (name, fn(m, env) -> candidates, decision kind, span), in order
+    targets: list = field(default_factory=list)
+    targeting: int | None = None                  # the code that asks for the targets, then commits
 
 
 def build_actions(prog) -> list[ActionEntry]:
@@ -65,12 +68,43 @@ def build_actions(prog) -> list[ActionEntry]:
             elif act.kind == "cost_pay":
                 costs.append(("pay", prog.exprs.compile(act.expr, sc), act.name))
         owner = type_name if ab in d.card_types[type_name].abilities else prog.game.cards[cards[0]].name
+        body_sc, targets = sc.child(), []
+        for act in ab.activations:
+            if act.kind == "target":        # a later target's collection may name an earlier one
+                t = prog.exprs.type_of(act.expr, body_sc)
+                kind = elem(t) if is_list(t) else ANY
+                targets.append((act.name, prog.exprs.collection(act.expr, body_sc), kind, act.span))
+                body_sc.locals[act.name] = kind
         code = prog.new_code(f"action {owner}: {ab.name}")
-        prog.stmts.block(ab.body, Ctx(code, sc.child()))
+        prog.stmts.block(ab.body, Ctx(code, body_sc))
         entry = ActionEntry(len(entries), ab, code.id, from_zones, any_time, own_turn, conds, costs,
-                            prog.blank_of(type_name), cards, ab.name, frozenset(cards), dict(args))
+                            prog.blank_of(type_name), cards, ab.name, frozenset(cards), dict(args), targets)
+        if targets:
+            entry.targeting = _build_targeting(prog, entry, owner)
         entries.append(entry)
     return entries
+
+
+def _build_targeting(prog, entry: ActionEntry, owner: str) -> int:
+    """The code run when an action with targets is used (docs/language.md, "Targets"): its
+    user chooses each target in the order written, from its collection as it is now; then the
+    action is paid for and put on the stack with its targets (`commit`)."""
+    code = prog.new_code(f"targets of {owner}: {entry.label}")
+    for name, coll, kind, span in entry.targets:
+        prompt = f"Choose the target of {entry.label} ({name})"
+
+        def ask(m, fr, name=name, coll=coll, kind=kind, span=span, prompt=prompt):
+            env = fr.env
+            return m.ask(env["$you"], prompt, list(coll(m, env) or ()), name, kind, span)
+        code.emit(ask, span, ("ask", "$you", f": the target {name} of {entry.label} → {name}"))
+    span = entry.ability.span
+
+    def finish(m, fr):
+        env = fr.env
+        commit(m, env["$you"], f"{entry.index}:{env['$this']}", {n: env.get(n) for n, *_ in entry.targets}, span)
+        return True
+    code.emit(finish, span, ("use_action", f"pay for {entry.label} and put it on the stack with its targets"))
+    return code.id
 
 
 # ---------------------------------------------------------------------------- using actions
@@ -109,8 +143,22 @@ def usable(m, player: int, any_time_only: bool) -> list[str]:
                 continue
             if not _can_pay(m, entry, c, player, env):
                 continue
+            if entry.targets and not _has_targets(m, entry, env):
+                continue
             out.append(f"{entry.index}:{c}")
     return out
+
+
+def _has_targets(m, entry, env) -> bool:
+    """An action with targets is offered only while each target has a candidate (a later
+    target's candidates worked out with the earlier ones as their first candidates)."""
+    env = dict(env)
+    for name, coll, _kind, _span in entry.targets:
+        found = coll(m, env)
+        if not found:
+            return False
+        env[name] = found[0]
+    return True
 
 
 def _can_pay(m, entry, c, player, env) -> bool:
@@ -136,11 +184,23 @@ def label(m, key: str) -> str:
 
 
 def use(m, player: int, key: str, span) -> None:
-    """Pay for the action `key` ("entry:card"), put it on the stack, announce `action_used`."""
+    """Use the action `key` ("entry:card"): its targets are chosen first (a code pushed to ask for
+    them, which then commits), else it is committed at once."""
     index, _, c = key.partition(":")
     entry, c = m.prog.actions[int(index)], int(c)
     if ACTION_USED in m.prog.replacements and m.replaced(ACTION_USED, {"card": c, "player": player}):
         return                  # `instead of action_used`: not paid, not on the stack; the replacement runs
+    if entry.targets:
+        m.push(entry.targeting, {"$this": c, "$you": player, **entry.extra})
+        return
+    commit(m, player, key, None, span)
+
+
+def commit(m, player: int, key: str, targets: dict | None, span) -> None:
+    """Pay for the action `key`, put it on the stack (with its chosen `targets`), announce
+    `targeted` for each card targeted (as one moment), then `action_used`."""
+    index, _, c = key.partition(":")
+    entry, c = m.prog.actions[int(index)], int(c)
     env = {"$this": c, "$you": player, **entry.extra}
     for cost in entry.costs:
         if cost[0] == "exhaust":
@@ -152,17 +212,37 @@ def use(m, player: int, key: str, span) -> None:
             m.assign("player", player, cost[2], m.players[player][cost[2]] - amount, span)
     st = m.st
     st.stack_n += 1
-    st.stack.append({"id": st.stack_n, "card": c, "player": player, "code": entry.code_id, "negated": False,
-                     "label": entry.label, "extra": entry.extra})
+    item = {"id": st.stack_n, "card": c, "player": player, "code": entry.code_id, "negated": False,
+            "label": entry.label, "extra": entry.extra}
+    if targets is not None:
+        item["entry"], item["targets"] = entry.index, targets
+    st.stack.append(item)
     if m.log.on:
-        m.log.emit(m, "stack", entry.ability.span, {"card": m.card_label(c), "player": player, "action": entry.label,
-                                                    "depth": len(st.stack)},
-                   [f"{m.log.player_name(player)} uses ", m.log.used(m, c, entry.label),
-                    f" (on the stack, {len(st.stack)} deep)"])
-    windows = m.prog.windows_after.get(ACTION_USED)
+        data = {"card": m.card_label(c), "player": player, "action": entry.label, "depth": len(st.stack)}
+        text = [f"{m.log.player_name(player)} uses ", m.log.used(m, c, entry.label)]
+        if targets is not None:
+            kinds = [t[2] for t in entry.targets]
+            data["targets"] = {n: m.log.typed(m, v, k) for (n, v), k in zip(targets.items(), kinds)}
+            for i, ((n, v), k) in enumerate(zip(targets.items(), kinds)):
+                text += [" targeting " if i == 0 else " and ", _target_part(m, v, k)]
+        m.log.emit(m, "stack", entry.ability.span, data, text + [f" (on the stack, {len(st.stack)} deep)"])
+    windows = m.prog.windows_after.get(ACTION_USED) or (targets and m.prog.windows_after.get(TARGETED))
     if not windows:
         resolve_top(m, span)          # no window answers actions: it resolves at once
+    if targets:
+        hit = [{"card": v, "source": c, "player": player, "ability": entry.label}
+               for (n, v), (_n, _coll, kind, _s) in zip(targets.items(), entry.targets)
+               if kind == CARD and v is not None]
+        if hit:
+            m.announce_all(TARGETED, hit, span)
     m.announce(ACTION_USED, {"card": c, "player": player}, span)
+
+
+def _target_part(m, v, kind):
+    """A target as a part of the log's text: a card by the rule of who may see it."""
+    if v is None:
+        return "nothing"
+    return m.log.card(m, v) if kind == CARD else str(m.log.typed(m, v, kind))
 
 
 def resolve_top(m, span) -> None:
@@ -175,10 +255,39 @@ def resolve_top(m, span) -> None:
         m.log.emit(m, "resolve", span, {"card": m.card_label(item["card"]), "negated": item["negated"]},
                    [m.log.used(m, item["card"], item["label"]),
                     " resolves" + (" (negated: no effect)" if item["negated"] else "")])
+    env = {"$this": item["card"], "$you": item["player"], **item.get("extra", {})}
+    fizzled = not item["negated"] and "targets" in item and not _legal_targets(m, item, env, span)
     after = m.prog.after_resolve
-    m.push(after, {"$card": item["card"], "$negated": item["negated"]})
-    if not item["negated"]:
-        m.push(item["code"], {"$this": item["card"], "$you": item["player"], **item.get("extra", {})})
+    m.push(after, {"$card": item["card"], "$negated": item["negated"] or fizzled})
+    if not item["negated"] and not fizzled:
+        m.push(item["code"], env)
+
+
+def _legal_targets(m, item: dict, env: dict, span) -> bool:
+    """Each target chosen when the action was used is checked again as it resolves: one no
+    longer among its collection's candidates (worked out now, with the earlier targets as they
+    were chosen) is not touched — the action fizzles for it, and its name reads `none`. When no
+    target is legal, the whole action fizzles: it resolves without effect (as if negated).
+    Adds the targets to `env`; False when every target fizzled."""
+    entry = m.prog.actions[item["entry"]]
+    chosen = dict(env, **item["targets"])      # a later target's candidates read the earlier as chosen
+    gone = []
+    for name, coll, kind, _span in entry.targets:
+        v = item["targets"].get(name)
+        if v is None or v not in (coll(m, chosen) or ()):
+            gone.append((name, v, kind))
+    legal = len(gone) < len(entry.targets)
+    env.update(item["targets"])
+    for name, v, kind in gone:
+        env[name] = None
+        if v is not None and m.log.on:
+            m.log.emit(m, "fizzle", span, {"card": m.card_label(item["card"]), "target": m.log.typed(m, v, kind)},
+                       [m.log.used(m, item["card"], item["label"]), " fizzles for ", _target_part(m, v, kind),
+                        f", no longer a legal target ({name})"])
+    if not legal and len(entry.targets) > 1 and m.log.on:
+        m.log.emit(m, "fizzle", span, {"card": m.card_label(item["card"])},
+                   [m.log.used(m, item["card"], item["label"]), " fizzles: none of its targets is legal"])
+    return legal
 
 
 def _item_of(m, card, span):
@@ -316,5 +425,5 @@ def take_actions(m, player, span, var: str) -> bool:
     return True
 
 
-__all__ = ["ActionEntry", "build_actions", "build_window", "build_after_resolve", "usable", "use",
+__all__ = ["ActionEntry", "build_actions", "build_window", "build_after_resolve", "usable", "use", "commit",
            "resolve_top", "counter", "negate", "take_actions", "label", "RuleError"]

@@ -127,6 +127,30 @@ def known_to(card_fields: dict) -> frozenset:
     return frozenset(card_fields.get("$seen_by", ()))
 
 
+def back_fields(prog, card: int) -> tuple:
+    """The fields a card's back shows to everyone (`back shows: tier` in its card type), or ()."""
+    ct = prog.decls.card_types.get(prog.card_type_names[card])
+    return ct.back if ct is not None else ()
+
+
+def back_of(m, card: int) -> dict | None:
+    """What `card` shows to a player who may not see its face (docs/language.md, "Card backs"):
+    its type and the fields its back shows, as they are now; None when its back shows nothing
+    (every such card looks the same from behind). Every player sees the back of a card the
+    view lists, face down or held, but no card of a hidden zone (only how many there are)."""
+    fields = back_fields(m.prog, card)
+    if not fields:
+        return None
+    values = m.st.cards[card]
+    return {"type": m.prog.card_type_names[card], **{f: values.get(f) for f in fields}}
+
+
+def back_key(type_name: str, fields: tuple, values: dict):
+    """Cards with equal keys have the same back: the determinizer deals them only among
+    themselves (interpreter/determinize.py)."""
+    return (type_name, *(repr(values.get(f)) for f in fields)) if fields else ()
+
+
 def unseen_label(m, card: int, zone_name: str) -> str:
     """How a decision's option names a card its chooser may not see: by its place, counted
     from 1 in its zone's order ("card 2 of Ann's hand"), never by its name."""

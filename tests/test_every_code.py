@@ -268,6 +268,7 @@ CASES: tuple[Case, ...] = (
     Case("E0110", 2, checked(f'game "T":\n    players: 2 to {MAX_PLAYERS + 1}\n')),
     Case("E0111", 3, checked(HEAD + "override as soon as count(players) = 1:\n    first(players) wins\n")),
     Case("E0112", 3, checked(HEAD + "zone pool: shared, face down known to its owner\n")),
+    Case("E0120", 5, checked(HEAD + "card type System:\n    tier: number\n    back shows: teir\n")),
     # --- names (dsl/types.py, dsl/checks/) ---
     Case("E0201", 4, checked(HEAD + 'setup:\n    for each p in playerz:\n        say "hi"\n')),
     Case("E0202", 3, checked(HEAD + "as soon as frist(players) = none:\n    the game is a draw\n")),
@@ -321,6 +322,9 @@ CASES: tuple[Case, ...] = (
     Case("E0431", 4, checked(HEAD + "setup:\n    the highest score wins\n")),
     Case("E0430", 7, checked(HEAD + 'setup:\n    seat 1 chooses one:\n        "Pass":\n            say "a"\n'
                                     '        "Pass":\n            say "b"\n')),
+    Case("E0450", 4, checked(HEAD + 'card type Gun:\n    action "Fire" target t from 3:\n        say "bang"\n')),
+    Case("E0451", 4, checked(HEAD + 'card type Gun:\n    action "Fire" target t from players, target t from players:\n'
+                             '        say "bang"\n')),
     Case("E0440", 10, checked(_table("| name | power |", '| "A" | 1 |')
                               + "setup:\n    resolve the text of first(cards in box)\n")),
     # --- card values (dsl/checks/cards.py) ---

@@ -171,10 +171,26 @@ def one_text(abilities, where: str, sink: DiagnosticSink) -> None:
                    "a card has one text: put everything it does when resolved in one 'text:' block")
 
 
+def back_fields(ct: A.CardTypeDecl, sink: DiagnosticSink) -> None:
+    """`back shows: tier`: each name is a field of the card type, once (a face-down card shows
+    them to everyone: interpreter/visibility.py `back_of`)."""
+    declared = {f.name for f in ct.fields}
+    seen: set = set()
+    for name in ct.back:
+        if name not in declared:
+            sink.error("E0120", f"the card type '{ct.name}' has no field '{name}' for its back to show",
+                       ct.back_span, suggest(name, declared) or f"declare it in the card type: {name}: number")
+        elif name in seen:
+            sink.error("E0120", f"the back of '{ct.name}' shows '{name}' twice", ct.back_span,
+                       "name each field once: back shows: tier, faction")
+        seen.add(name)
+
+
 def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
     out: list[CardDef] = []
     for ct in d.card_types.values():
         one_text(ct.abilities, f"the card type '{ct.name}'", sink)
+        back_fields(ct, sink)
     for kw in d.keywords.values():
         one_text(kw.abilities, f"the keyword '{kw.name}'", sink)
     type_bound = {name: _bound(ct.abilities, ct.keywords, d, sink) for name, ct in d.card_types.items()}
