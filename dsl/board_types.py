@@ -3,7 +3,7 @@ as `Typer` methods by dsl/types.py, so the registry finds them as `Typer.t_<Node
 
 A place is a zone (a shared one, named by the place), so a place's type is "zone" and a list
 of places is a list of zones: `cards in s`, `move c to s` and `for each s in ...` need nothing
-new. Whether a zone is a place is known when the game runs (E0840 otherwise), except where the
+new. Whether a zone is a place is known when the game runs (E0850 otherwise), except where the
 expression names the zone itself: `the places adjacent to hand` is E0243 here.
 """
 from __future__ import annotations

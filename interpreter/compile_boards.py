@@ -24,7 +24,7 @@ from cardsmith.dsl.checks.boards import Board
 
 from .errors import RuleError, charge
 
-NOT_A_PLACE = "E0840"
+NOT_A_PLACE = "E0850"
 
 
 def places(decls) -> dict:

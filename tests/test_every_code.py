@@ -149,6 +149,24 @@ def _table(header: str, row: str, field: str = "power: number", zone: str = "zon
     return HEAD + f"card type Unit:\n    {field}\n{zone}\ncards Unit in box:\n    {header}\n    {row}\n"
 
 
+def _deck_game(*rules: str, head: str = "decks from pool into deck:") -> str:
+    """HEAD, a pool and a deck zone, a card type C (cost, tag), the deck rules on line 8 and their
+    lines from line 9, then the pool: "A" (cost 1, 2 copies) and "B" (cost 2, 1 copy)."""
+    return (HEAD + "zone pool: shared, hidden\nzone deck: per player, hidden\ncard type C:\n"
+            "    cost: number = 1\n    tag: flag = no\n" + head + "\n" + "".join(f"    {r}\n" for r in rules)
+            + 'cards C in pool:\n    | name | cost | copies |\n    | "A" | 1 | 2 |\n    | "B" | 2 | 1 |\n')
+
+
+def deck_checked(game: str, deck: str) -> Trigger:
+    """`cardsmith deck check` of the deck file red.deck (text `deck`) against the game `game`."""
+    def run(tmp_path, monkeypatch) -> Result:
+        from cardsmith.dsl.decks import check_deck, parse_deck
+        loaded = load_text(game, GAME)
+        parsed, problems = parse_deck(deck, "red.deck")
+        return problems or check_deck(loaded, parsed), {**loaded.sources, "red.deck": parsed.source}
+    return run
+
+
 LONGEST = "x" * MAX_STRING_LENGTH       # the longest text a file may hold
 # MAX_CARDS cards in full copies (rows from line 8), then one card more: on line TOO_MANY_AT
 TOO_MANY_AT = 8 + MAX_CARDS // MAX_CARD_COPIES
@@ -284,6 +302,8 @@ CASES: tuple[Case, ...] = (
     Case("E0211", 4, checked(HEAD + "setup:\n    deal()\n")),
     Case("E0212", 4, checked(HEAD + "setup:\n    roll 3 White dice as r\n")),
     # dice pools and limited supplies (tests/test_dice_pools_and_supply.py)
+    Case("E0130", 3, checked(HEAD + "zone hold: shared, discard down into slag\nzone slag: shared\n")),
+    Case("E0131", 3, checked(HEAD + "zone hold: per player, at most 2, discard down into slog\nzone slag: shared\n")),
     Case("E0460", 6, checked(HEAD + "die D: [one]\nsetup:\n    let attack be 3\n    roll 1 D dice into attack\n")),
     Case("E0461", 6, checked(HEAD + "die D: [one]\nsetup:\n    roll 2 D dice as pool attack\n    reroll 1 in attack\n")),
     Case("E0462", 6, checked(HEAD + "die D: [one]\nsetup:\n    roll 2 D dice as pool attack\n"
@@ -303,8 +323,6 @@ CASES: tuple[Case, ...] = (
     Case("E0401", 4, checked(HEAD + "zone pile: shared\nas soon as count(pile) = 0:\n    the game is a draw\n")),
     Case("E0402", 3, checked(HEAD + "as soon as 3.strength = 0:\n    the game is a draw\n")),
     Case("E0403", 5, checked(HEAD + "zone deck: per player\nsetup:\n"
-    Case("E0130", 3, checked(HEAD + "zone hold: shared, discard down into slag\nzone slag: shared\n")),
-    Case("E0131", 3, checked(HEAD + "zone hold: per player, at most 2, discard down into slog\nzone slag: shared\n")),
                                      "    move top card of seat 1's deck to seat 1\n")),
     Case("E0404", 4, checked(HEAD + 'setup:\n    for each p in 3:\n        say "x"\n')),
     Case("E0405", 3, checked(HEAD + 'as soon as "a" > 2:\n    the game is a draw\n')),
@@ -345,6 +363,20 @@ CASES: tuple[Case, ...] = (
     Case("E0511", 9, checked(_table("| name | home |", '| "A" | camp |', field="home: zone",
                                     zone="zone box: shared\nzone camp: per player"))),
     Case("E0520", 8, checked(_table("| name | escort |", '| "A" | ["A"] |', field="escort: list of Unit"))),
+    # --- decks (dsl/decks.py, interpreter/decks.py) ---
+    Case("E0601", 8, checked(_deck_game("exactly 2 C", head="decks from deck into deck:"))),
+    Case("E0602", 8, checked(_deck_game("exactly 2 C", head="decks from pool:"))),
+    Case("E0603", 9, checked(_deck_game("the tag of C cards adds up to at most 3"))),
+    Case("E0604", 10, checked(_deck_game("exactly 2 C", "at most 1 C"))),
+    Case("E0610", 2, deck_checked(_deck_game("exactly 2 C"), 'title: Red\n3\n'), file="red.deck"),
+    Case("E0611", 2, deck_checked(_deck_game("exactly 2 C"), '1 "A"\n1 "Q"\n1 "B"\n'), file="red.deck"),
+    Case("E0613", 1, deck_checked(_deck_game("exactly 2 C"), '1 "A"\n'), file="red.deck"),
+    Case("E0614", 1, deck_checked(_deck_game("exactly 2 C", "names are unique"), '2 "A"\n'), file="red.deck"),
+    Case("E0615", 1, deck_checked(_deck_game("at most 1 copies of each C"), '2x A\n'), file="red.deck"),
+    Case("E0616", 1, deck_checked(_deck_game("exactly 2 C"), '2 "B"\n'), file="red.deck"),
+    Case("E0617", 2, deck_checked(_deck_game("the cost of C cards adds up to at most 2"), 'A\nB\n'),
+         file="red.deck"),
+    Case("E0618", 8, played(_deck_game("exactly 3 C", "names are unique"))),
     # --- running a game (interpreter/) ---
     Case("E0701", 1, lambda tmp_path, monkeypatch: _start(HEAD, players=3)),
     # every instruction the game runs is the call on line 4, so the bound lands there
@@ -370,6 +402,16 @@ CASES: tuple[Case, ...] = (
                                      "setup:\n    announce heap(cards in box)\n")),
     Case("E0218", 7, checked(HEAD + 'round "R":\n    step "Reveal":\n        say "r"\nscenario "s":\n'
                              '    play until step "Reveel"\n')),
+    # --- boards (dsl/checks/boards.py, dsl/board_types.py, interpreter/compile_boards.py) ---
+    Case("E0240", 5, checked(HEAD + "board m:\n    places: A, B\n    links: A - C\n")),
+    Case("E0241", 3, checked(HEAD + "board m:\n    place has:\n        t: number = 0\n")),
+    Case("E0242", 3, checked(HEAD + "board m:\n    places: " + ", ".join(f"p{i}" for i in range(10_001)) + "\n")),
+    Case("E0243", 7, checked(HEAD + "zone box: shared\nboard m:\n    places: A\nsetup:\n"
+                                    "    let xs be the places adjacent to box\n")),
+    Case("E0244", 4, checked(HEAD + "setup:\n    let xs be the places of nowhere\n")),
+    Case("E0245", 6, checked(HEAD + "board m:\n    places: A\nsetup:\n    let x be the fame of seat 1 on A\n")),
+    Case("E0850", 8, played(HEAD + "zone box: shared\nboard m:\n    places: A\nsetup:\n    let z be box\n"
+                                   "    let xs be the places adjacent to z\n")),
     Case("E0830", 9, scenario_run(HEAD + 'zone box: shared, hidden\ncard type T:\n    v: number\n'
                                   'card "A": T in box\n    v = 1\nscenario "s":\n'
                                   '    stack box with "B" on top\n')),
