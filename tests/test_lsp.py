@@ -388,8 +388,8 @@ def test_what_names_mean_in_abilities_keywords_cards_and_tables():
 
     project, path, lines = _project("fleet_split.cards")
     # the names `orders ... as x` and `chooses N of ... as x` give
-    assert _defined(project, path, lines, "for each c in order:", "order") == [("local", 54)]
-    assert _defined(project, path, lines, "move bought to", "bought") == [("local", 57)]
+    assert _defined(project, path, lines, "for each c in order:", "order") == [("local", 56)]
+    assert _defined(project, path, lines, "move bought to", "bought") == [("local", 59)]
 
     project, path, lines = _project("space_war_in_space.cards")
     # in `when battle_won`, `card` is the event's parameter
