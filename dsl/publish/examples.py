@@ -221,6 +221,18 @@ class Teller:
             else:               # a built-in event, said as the rulebook says it ("it is turned over")
                 when = E.BUILTIN_PHRASES.get(on, E.human(on)).replace("a card ", "it ", 1)
             return f"{whose}{E.clean(str(ev.get('card', 'a card')))} triggers ({when[:1].lower() + when[1:]})."
+        if kind == "instead":         # `instead of ...`: what would have happened, said as the rulebook says it
+            on = str(ev.get("replaces", ""))
+            decl = self.d.events.get(on)
+            if decl is not None:
+                would = f"{_clause(decl.doc) if decl.doc else E.human(on)} would happen"
+            elif on in E.BUILTIN_WOULD:
+                would = E.BUILTIN_WOULD[on]
+            else:                   # a procedure replaced
+                would = f"{E.human(on)} would be carried out"
+            who = self.seats[ev["player"]] if isinstance(ev.get("player"), int) and ev["player"] < len(self.seats) else ""
+            whose = f"{who}'s " if who else ""
+            return f"{E.cap(would)}; instead, {whose}{E.clean(str(ev.get('card', 'card')))} applies its rule."
         if kind == "event":
             decl = self.d.events.get(ev.get("name", ""))
             if decl is not None and decl.doc:
@@ -440,6 +452,8 @@ def _examples(game, seeds: tuple, max_steps: int | None) -> Examples:
             title = "A rule at work in \u201c{what}\u201d" if where else "A rule at work"
             what = where
             said = Teller(game, seats).tell(first) if first else ""
+            if said.startswith(("A ", "An ", "The ")):     # mid-sentence now; names keep their capital
+                said = said[0].lower() + said[1:]
             why = ("it runs a rule few rounds need" + (f", in the step \u201c{where}\u201d" if where else "")
                    + (f"; it begins when {said.rstrip('.')}" if said else ""))
         count = WORDS[k] if k < len(WORDS) else str(k)
