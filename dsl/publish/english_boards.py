@@ -2,7 +2,7 @@
 
     the places adjacent to s            → "the places one link away from s"
     the places within 2 of s            → "the other places at most 2 links away from s, nearest first"
-    the distance from a to b            → "the fewest links between a and b (none when no path joins them)"
+    the distance from a to b            → "the fewest links between a and b (no number at all when no path joins them)"
     the shortest path from a to b       → "the places along a shortest path from a to b, both included ..."
     the influence of p on s             → "p's influence on s"
 """
@@ -38,7 +38,7 @@ def describe_PlacesOf(e: A.PlacesOf, ctx: Ctx) -> str:
 @describer
 def describe_DistanceBetween(e: A.DistanceBetween, ctx: Ctx) -> str:
     return (f"the fewest links between {np(e.start, ctx)} and {np(e.end, ctx)} "
-            "(none when no path joins them)")
+            "(no number at all when no path joins them)")
 
 
 @describer
