@@ -22,6 +22,7 @@ from pathlib import Path
 from . import ast as A
 from .bounds import MAX_FILE_BYTES, MAX_INCLUDE_DEPTH, MAX_INCLUDED_FILES, MAX_TOTAL_BYTES
 from .checks import bodies, cards, declarations
+from .decks import deck_rules
 from .diagnostics import CardsmithError, Diagnostic, DiagnosticSink
 from .model import Game
 from .nesting import deepest_span
@@ -257,6 +258,7 @@ def check_source(source: Source, sink: DiagnosticSink | None = None,
             return None, _sorted(sink.items, source.path), sources
         decls = declarations(module, sink)
         card_defs = cards(decls, sink)
+        deck_rules(decls, card_defs, sink)
         bodies(decls, sink)
     except CardsmithError:
         return None, sink.items, sources

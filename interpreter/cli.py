@@ -12,6 +12,8 @@
     cardsmith explain FILE RULE | --list       a rule's compiled instructions beside its source lines
     cardsmith fmt FILE... [--check]            the canonical layout of .cards files (- : stdin to stdout)
     cardsmith lsp                              the language server for editors, on stdio
+    cardsmith deck check GAME DECK...          every way a deck file breaks the game's deck rules
+    cardsmith deck build GAME --seed S         a random legal deck from the game's pool, as a deck file
 
 Exit codes: 0 done; 1 the input has errors (diagnostics are printed, never a traceback);
 2 a game ran past its step bound, or the command line is malformed; 3 an internal error
@@ -110,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--human-seat", type=int, default=1, metavar="K",
                       help="the seat the person plays, from 1 (default 1)")
     play.add_argument("--log", metavar="FILE.jsonl", help="write the events as JSON lines")
+    _deck_option(play)
     play.add_argument("--quiet", action="store_true", help="print only the result")
     _max_steps_option(play)
     play.set_defaults(run=cmd_play)
@@ -125,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="one agent per seat (random, greedy, ismcts[:N or :Nms]), or one for every "
                           "seat (default: random)")
     sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    _deck_option(sim)
     sim.add_argument("--report", metavar="OUT.html", type=_html_name,
                      help="also write an HTML report with plots: win rates, game lengths, cards")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -223,10 +227,28 @@ def build_parser() -> argparse.ArgumentParser:
     lsp = commands.add_parser("lsp", help="the language server for editors (VS Code, Neovim, ...), on stdio")
     lsp.set_defaults(run=cmd_lsp)
 
+    deck = commands.add_parser("deck", help="decks for a game with deck rules: check a deck file, build one")
+    deck_do = deck.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
+    deck_check = deck_do.add_parser("check", help="every way each deck file breaks the game's deck rules")
+    deck_check.add_argument("game", metavar="GAME")
+    deck_check.add_argument("decks", nargs="+", metavar="DECK")
+    deck_check.set_defaults(run=cmd_deck_check)
+    deck_build = deck_do.add_parser("build", help="a random legal deck from the game's pool, as a deck file")
+    deck_build.add_argument("game", metavar="GAME")
+    deck_build.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    deck_build.add_argument("--seat", type=_positive, default=1, help="the seat it is built for, as "
+                            "play and simulate build it (default 1)")
+    deck_build.set_defaults(run=cmd_deck_build)
     cache = commands.add_parser("cache", help="where cardsmith keeps what it builds once (the parser's tables)")
     cache.add_argument("--clear", action="store_true", help="remove everything in it")
     cache.set_defaults(run=cmd_cache)
     return parser
+
+
+def _deck_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--deck", action="append", default=[], metavar="SEAT=FILE",
+                         help="the deck file seat SEAT plays with (repeat for more seats); a seat "
+                              "without one gets a random legal deck from the game's pool")
 
 
 def _max_steps_option(command: argparse.ArgumentParser) -> None:
@@ -349,6 +371,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = load_game(args.file)
     players = args.players if args.players is not None else game.min_players
     check_player_count(game, players)
+    decks = _given_decks(game, args.deck, players)
+    if decks is None:
+        return EXIT_ERRORS
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
     human = None
     specs = _agent_specs(args.agents, players) if args.agents else None
@@ -373,7 +398,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         agents = {human: HumanAgent()} if human is not None else {}
     return _play(game, players, seed, agents, log_path=args.log, quiet=args.quiet, viewer=human,
-                 max_steps=args.max_steps)
+                 max_steps=args.max_steps, decks=decks)
 
 
 def _refuse_to_overwrite_an_input(log_path: str, game) -> None:
@@ -391,7 +416,7 @@ def _refuse_to_overwrite_an_input(log_path: str, game) -> None:
 
 
 def _play(game, players: int, seed: int, agents: dict, *, log_path: str | None,
-          quiet: bool, viewer: int | None, max_steps: int | None = None) -> int:
+          quiet: bool, viewer: int | None, max_steps: int | None = None, decks: dict | None = None) -> int:
     """Play one game, printing its explained log; return the exit code. The `--log` file gets
     every event that was logged, whatever happens, and a game that aborts ends with the abort."""
     from .agents import AgentError, InputEnded
@@ -406,7 +431,8 @@ def _play(game, players: int, seed: int, agents: dict, *, log_path: str | None,
     printer = _EventPrinter(sys.stdout, quiet=quiet, viewer=viewer, log_file=log_file)
     try:
         with memory_bound():
-            eng = run_game(game, players, seed, seats, log=True, observe=printer, max_steps=max_steps)
+            eng = run_game(game, players, seed, seats, log=True, observe=printer, max_steps=max_steps,
+                           **({"decks": decks} if decks else {}))
         printer.flush()
     except GameAborted as err:
         printer.flush(getattr(err, "event_log", None))     # aborted before the first decision too
@@ -508,25 +534,108 @@ def _agent_specs(text: str, players: int) -> list[str]:
 # ---------------------------------------------------------------- simulate
 
 
+def _given_decks(game, specs: list[str], players: int) -> dict | None:
+    """`--deck SEAT=FILE` options: the decks by seat (from 0); None when a deck file has errors or
+    breaks the deck rules (every diagnostic printed, as `cardsmith deck check` prints them)."""
+    if not specs:
+        return {}
+    from cardsmith.dsl.render import render_all
+
+    from .decks import load_decks
+    try:
+        decks, diags, sources = load_decks(game, specs, players)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    if diags:
+        _write(sys.stdout, render_all(diags, {**game.sources, **sources}, color=_is_terminal(sys.stdout)))
+        return None
+    return decks
+
+
+# ---------------------------------------------------------------- deck
+
+
+def cmd_deck_check(args: argparse.Namespace) -> int:
+    """`cardsmith deck check GAME DECK...`: every violation of every deck, located in its file."""
+    from cardsmith.dsl.decks import check_deck, read_deck
+    from cardsmith.dsl.loader import load_game
+    from cardsmith.dsl.render import render_all
+
+    game = load_game(args.game)
+    if game.decls.deck_rules is None:
+        raise UsageError(f"{args.game} declares no deck rules ('decks from <pool> into <zone>:')")
+    failed = False
+    color = _is_terminal(sys.stdout)
+    for path in args.decks:
+        deck, diags, sources = read_deck(path)
+        if deck is not None and not any(d.code == "E0610" for d in diags):
+            diags = diags + check_deck(game, deck)
+        if diags:
+            _write(sys.stdout, render_all(diags, {**game.sources, **sources}, color=color))
+            failed = True
+        else:
+            cards = len(deck.names())
+            print(_safe(f"{path}: ok ({cards} card{'s' * (cards != 1)}"
+                        + (f", \u201c{deck.title}\u201d)" if deck.title else ")")))
+    return EXIT_ERRORS if failed else EXIT_OK
+
+
+def cmd_deck_build(args: argparse.Namespace) -> int:
+    """`cardsmith deck build GAME --seed S --seat K`: the random legal deck play and simulate would
+    give seat K with seed S, written as a deck file."""
+    from cardsmith.dsl.loader import load_game
+
+    from .decks import NoLegalDeck, random_deck
+
+    game = load_game(args.game)
+    if game.decls.deck_rules is None:
+        raise UsageError(f"{args.game} declares no deck rules ('decks from <pool> into <zone>:')")
+    if args.seat > game.max_players:
+        raise UsageError(f"--seat must be from 1 to {game.max_players}, not {args.seat}")
+    try:
+        names = random_deck(game, args.seed, args.seat - 1)
+    except NoLegalDeck as why:
+        print(_safe(f"cardsmith: no legal deck can be built from the pool: {why}"), file=sys.stderr)
+        return EXIT_ERRORS
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    lines = [f"title: {game.title}, seed {args.seed}, seat {args.seat}"]
+    lines += [f'{n} "{name}"' for name, n in sorted(counts.items())]
+    _write(sys.stdout, "\n".join(lines) + "\n")
+    return EXIT_OK
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from cardsmith.dsl.loader import load_game
 
     players = args.players
-    if players is None:
-        players = load_game(args.file).min_players
+    decks = None
+    if players is None or args.deck:
+        game = load_game(args.file)
+        players = game.min_players if players is None else players
+        if args.deck:
+            from .play import check_player_count
+            check_player_count(game, players)
+            decks = _given_decks(game, args.deck, players)
+            if decks is None:
+                return EXIT_ERRORS
+            if args.scheduler is not None:
+                raise UsageError("--deck and --scheduler: a cluster is sent the game's text alone; "
+                                 "simulate with local workers (--jobs) to play given decks")
     agents = _agent_specs(args.agents, players) if args.agents else None
     if agents is not None and "human" in (a.strip().lower() for a in agents):
         raise UsageError("simulate plays without a person: --agents takes random, greedy or ismcts")
     return _simulate(args.file, args.games, players, args.jobs, args.seed,
                      as_json=args.json, progress=not args.no_progress,
                      force_jobs=args.force_jobs, max_steps=args.max_steps, agents=agents,
-                     scheduler=args.scheduler, report=args.report)
+                     scheduler=args.scheduler, report=args.report, decks=decks)
 
 
 def _simulate(path: str, games: int, players: int, jobs: int, seed: int, *,
               as_json: bool, progress: bool, force_jobs: bool = False,
               max_steps: int | None = None, agents: list[str] | None = None,
-              scheduler: str | None = None, report: str | None = None) -> int:
+              scheduler: str | None = None, report: str | None = None, decks: dict | None = None) -> int:
     """Run the simulation and print its summary; the exit status says how it went.
 
     130 (143) when ^C (SIGTERM) stopped it, after the summary of the games finished so far;
@@ -544,7 +653,8 @@ def _simulate(path: str, games: int, players: int, jobs: int, seed: int, *,
         # the bar only where someone watches: not with --json, not into a file or a pipe
         shown = progress and not as_json and _is_terminal(sys.stderr) and _is_terminal(sys.stdout)
         stats = simulate(path, games, players, jobs, seed, progress=shown,
-                         max_steps=max_steps, force_jobs=force_jobs, agents=agents, scheduler=scheduler)
+                         max_steps=max_steps, force_jobs=force_jobs, agents=agents, scheduler=scheduler,
+                         **({"decks": decks} if decks else {}))
         status = EXIT_OK
     except SimulationInterrupted as stop:
         # the workers are dead, nothing is left to clean up: a second ^C ends the process at

@@ -37,14 +37,16 @@ def initial_state(game: Game, n: int, seed: int) -> GameState:
     for name, zd in d.zones.items():
         for key in (prog.zone_keys[name][:n] if zd.per_player else prog.zone_keys[name]):
             zones[key] = []
-    card_zone, face_up, cards = [], [], []
+    card_zone, face_up, cards, owner = [], [], [], []
     for c in game.cards:
+        name, _, seat = c.zone.partition(":")      # a deck's card starts in its seat's zone (deck:0)
         zones[c.zone].append(c.id)
         card_zone.append(c.zone)
-        face_up.append(d.zones[c.zone].visibility == "public")
+        face_up.append(d.zones[name].visibility == "public")
         cards.append({"name": c.name, "type": c.type_name, **c.values})
+        owner.append(int(seat) if seat else None)
     return GameState(
-        zones=zones, card_zone=card_zone, face_up=face_up, cards=cards, owner=[None] * len(cards),
+        zones=zones, card_zone=card_zone, face_up=face_up, cards=cards, owner=owner,
         players=[dict(d.player_defaults) for _ in range(n)], out=[False] * n,     # as the checker computed them
         game=dict(d.game_defaults), frames=[], pending=None, result=None,
         rng=R.seed_state(seed), steps=0, round=0, active=None, checks=[False] * len(d.end_checks),
@@ -56,13 +58,18 @@ class Engine:
     def __init__(self, game: Game, players: int, seed: int = 0, log: bool = True,
                  max_steps: int = DEFAULT_MAX_STEPS, player_names: list[str] | None = None,
                  _state: GameState | None = None, _start: int | None = None, _scenario: bool = False,
-                 tally=None):
+                 tally=None, decks=None):
         if not game.min_players <= players <= game.max_players:
             span = game.decls.game.span
             raise CardsmithError([Diagnostic("E0701", f"{game.title} is for {game.min_players} to "
                                              f"{game.max_players} players, not {players}", span,
                                              f"choose --players between {game.min_players} and {game.max_players}")],
                                  game.sources)
+        if game.decls.deck_rules is not None and not game.decks and not _scenario:
+            # the players' decks (interpreter/decks.py): given, else random legal ones from the seed;
+            # a scenario plays the declared game and sets up its own cards
+            from .decks import game_with_decks
+            game = game_with_decks(game, players, seed, decks)
         self.game = game
         self.prog = program_for(game)
         self.n = players
@@ -210,8 +217,11 @@ class Engine:
 
     # ------------------------------------------------------------------ save / restore
     def save(self) -> dict:
-        return {"format": SAVE_FORMAT, "game": self.game.title, "players": self.n, "seed": self.seed,
-                "names": self.player_names, "log_length": len(self.log), "state": self.m.st.to_dict()}
+        saved = {"format": SAVE_FORMAT, "game": self.game.title, "players": self.n, "seed": self.seed,
+                 "names": self.player_names, "log_length": len(self.log), "state": self.m.st.to_dict()}
+        if self.game.decks:         # the players' decks: restored with the same cards
+            saved["decks"] = [list(d) for d in self.game.decks]
+        return saved
 
     def save_json(self) -> str:
         return json.dumps(self.save(), sort_keys=True)
@@ -223,7 +233,7 @@ class Engine:
         if data.get("format") != SAVE_FORMAT or data.get("game") != game.title:
             raise ValueError(f"not a saved game of {game.title}")
         eng = cls(game, data["players"], data["seed"], log=log, player_names=data["names"],
-                  _state=GameState.from_dict(data["state"]))
+                  _state=GameState.from_dict(data["state"]), decks=data.get("decks"))
         return eng
 
     def clone(self) -> "Engine":

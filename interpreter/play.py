@@ -21,14 +21,15 @@ def default_agents(players: int, seed: int) -> list[Agent]:
 
 def run_game(game, players: int, seed: int, agents: Sequence[Agent] | None = None,
              log: bool = True, max_steps: int | None = None, *,
-             observe: Callable[["Engine"], None] | None = None, tally=None) -> "Engine":
+             observe: Callable[["Engine"], None] | None = None, tally=None, decks=None) -> "Engine":
     """Create the engine and ask the agents until the game is finished; return the engine.
 
     ``agents`` holds one agent per seat (default: ``default_agents(players, seed)``).
     ``max_steps`` is handed to the engine as its step bound when given. ``observe``, if
     given, is called with the engine once it is created and after every decision (the
     CLI uses it to print the log as the game goes). ``tally`` (interpreter/report.py) counts
-    decisions, announced events and who had, drew and played which card. Raises the engine's ``GameAborted``
+    decisions, announced events and who had, drew and played which card. ``decks``: card names by
+    seat for a game with deck rules (a seat left out gets a random legal deck). Raises the engine's ``GameAborted``
     when the game runs past its bound and ``IllegalDecision`` on a bad answer.
     """
     from .engine import Engine   # here, so that the CLI starts without loading the engine
@@ -39,6 +40,8 @@ def run_game(game, players: int, seed: int, agents: Sequence[Agent] | None = Non
     options = {"max_steps": max_steps} if max_steps is not None else {}
     if tally is not None:       # what a simulation counts (interpreter/report.py Tally)
         options["tally"] = tally
+    if decks:                   # the players' decks by seat (interpreter/decks.py); else random legal ones
+        options["decks"] = decks
     eng = Engine(game, players=players, seed=seed, log=log, **options)
     if observe is not None:
         observe(eng)

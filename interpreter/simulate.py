@@ -76,7 +76,7 @@ class _Stopped(KeyboardInterrupt):
 def simulate(path: str, games: int, players: int, jobs: int, seed: int,
              progress: bool = True, *, max_steps: int | None = None,
              force_jobs: bool = False, agents: list[str] | None = None,
-             scheduler: str | None = None) -> dict:
+             scheduler: str | None = None, decks: dict | None = None) -> dict:
     """Play ``games`` games of the file at ``path`` and return their statistics.
 
     ``jobs`` worker processes (``jobs <= 0``: one per usable core; ``jobs == 1``: in this
@@ -90,7 +90,9 @@ def simulate(path: str, games: int, players: int, jobs: int, seed: int,
     ``agents`` names one agent per seat (``agents.parse_agents``: ``["ismcts", "random"]``);
     default: random agents at every seat. ``scheduler``: the address of a Dask scheduler
     (``tcp://host:8786``) whose workers play the games instead (interpreter/cluster.py; the
-    same records, ``jobs`` is then the cluster's worker threads).
+    same records, ``jobs`` is then the cluster's worker threads). ``decks``: for a game with deck
+    rules, card names by seat (from 0) that seat plays every game with; the other seats get a
+    random legal deck per game (interpreter/decks.py).
 
     SIGINT or SIGTERM during the run stop it at once: ``SimulationInterrupted`` is raised
     with the summary of the games finished so far.
@@ -116,9 +118,9 @@ def simulate(path: str, games: int, players: int, jobs: int, seed: int,
                     from .cluster import run_on_cluster
                     lost, jobs = run_on_cluster(scheduler, game, players, seeds, max_steps, records, bar, agents)
                 elif jobs == 1:
-                    _run_here(game, players, seeds, max_steps, records, bar, agents)
+                    _run_here(game, players, seeds, max_steps, records, bar, agents, decks)
                 else:
-                    lost = _Workers(path, game, players, max_steps, jobs, records, bar, agents).run(seeds)
+                    lost = _Workers(path, game, players, max_steps, jobs, records, bar, agents, decks).run(seeds)
         except KeyboardInterrupt as stop:     # ^C, or SIGTERM through _Stopped
             stopped_by = getattr(stop, "signum", signal.SIGINT)
     elapsed = time.perf_counter() - started
@@ -179,7 +181,7 @@ def chunk_seeds(seeds: list[int], jobs: int) -> list[list[int]]:
 
 
 def play_one(game, players: int, seed: int, max_steps: int | None = None,
-             agents: list[str] | None = None, cards: bool = True) -> dict:
+             agents: list[str] | None = None, cards: bool = True, decks: dict | None = None) -> dict:
     """Play one game and return its record (see stats and report): the agents ``agents`` names,
     one per seat (``agents.seat_agents``), or the default random agents. The record carries the
     game's decisions, measures, groups, and (``cards``) who had, drew and played which card."""
@@ -187,7 +189,8 @@ def play_one(game, players: int, seed: int, max_steps: int | None = None,
         with memory_bound():
             seats = seat_agents(agents, seed) if agents is not None else None
             tally = Tally(counted_events(game), cards=cards)
-            eng = run_game(game, players, seed, seats, log=False, max_steps=max_steps, tally=tally)
+            eng = run_game(game, players, seed, seats, log=False, max_steps=max_steps, tally=tally,
+                           **({"decks": decks} if decks else {}))
             ends = end_of_game(eng, tally)
     except GameAborted as err:
         return {"seed": seed, "status": "aborted", "error": _first_line(err)}
@@ -208,9 +211,12 @@ def play_one(game, players: int, seed: int, max_steps: int | None = None,
     }
 
 
-def _play_one(game, players: int, seed: int, max_steps: int | None, agents: list[str] | None) -> dict:
-    """play_one, named agents passed only when there are any (a caller may stand in for play_one
-    with the older four-argument form)."""
+def _play_one(game, players: int, seed: int, max_steps: int | None, agents: list[str] | None,
+              decks: dict | None = None) -> dict:
+    """play_one, named agents (and given decks) passed only when there are any (a caller may stand
+    in for play_one with the older four-argument form)."""
+    if decks:
+        return play_one(game, players, seed, max_steps, agents, decks=decks)
     if agents is None:
         return play_one(game, players, seed, max_steps)
     return play_one(game, players, seed, max_steps, agents)
@@ -228,9 +234,10 @@ def _first_line(err) -> str:
 
 
 def _run_here(game, players: int, seeds: list[int], max_steps: int | None,
-              records: dict[int, dict], bar: "_Progress", agents: list[str] | None = None) -> None:
+              records: dict[int, dict], bar: "_Progress", agents: list[str] | None = None,
+              decks: dict | None = None) -> None:
     for seed in seeds:
-        records[seed] = _play_one(game, players, seed, max_steps, agents)
+        records[seed] = _play_one(game, players, seed, max_steps, agents, decks)
         bar.advance(1)
 
 
@@ -257,9 +264,11 @@ class _Workers:
     """
 
     def __init__(self, path: str, game, players: int, max_steps: int | None, jobs: int,
-                 records: dict[int, dict], bar: "_Progress", agents: list[str] | None = None):
+                 records: dict[int, dict], bar: "_Progress", agents: list[str] | None = None,
+                 decks: dict | None = None):
         self.path = path
         self.agents = agents
+        self.decks = decks
         self.game = game
         self.players = players
         self.max_steps = max_steps
@@ -303,7 +312,7 @@ class _Workers:
         ours, theirs = self.context.Pipe()
         process = self.context.Process(
             target=_worker_main, args=(theirs, self.path, self.players, self.max_steps, os.getpid(),
-                                       self.agents),
+                                       self.agents, self.decks),
             name="cardsmith-simulate", daemon=True)
         # ^C must not reach the child before it ignores SIGINT, nor land in the parent between
         # the fork and the moment the process is on our list (then nothing would kill it).
@@ -404,7 +413,7 @@ def _context():
 
 
 def _worker_main(conn, path: str, players: int, max_steps: int | None, parent_pid: int,
-                 agents: list[str] | None = None) -> None:
+                 agents: list[str] | None = None, decks: dict | None = None) -> None:
     """A worker: play each chunk of seeds it is sent, one record per game back; None ends it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent stops us; ^C goes to the group
     signal.signal(signal.SIGTERM, signal.SIG_DFL)    # not the parent's handler, inherited by fork
@@ -422,7 +431,7 @@ def _worker_main(conn, path: str, players: int, max_steps: int | None, parent_pi
                 if game is None:
                     record = {"seed": seed, "status": "crashed", "error": failure}
                 else:
-                    record = _play_one(game, players, seed, max_steps, agents)
+                    record = _play_one(game, players, seed, max_steps, agents, decks)
                 conn.send((seed, record))
     except (EOFError, BrokenPipeError):     # the parent closed its end: nothing left to do
         pass

@@ -36,7 +36,7 @@ def test_every_handler_has_its_construct():
 
 # Node classes that are parts of declarations or abilities, not statements or expressions
 _PARTS = {"Activation", "CardTable", "FieldValue", "KeywordUse", "Module", "OrderKey", "Param", "TableRow",
-          "TypeRef", "SortKey", "MenuOption"}
+          "TypeRef", "SortKey", "MenuOption", "DeckRule"}
 
 
 def test_the_registry_lists_every_ast_statement_expression_and_ability():

@@ -199,6 +199,8 @@ class BookBuilder:
         interpretations, credits and the index."""
         d = self.d
         plan: list[tuple[str, object]] = [("Overview", self.ch_intro), ("Components", self.ch_components)]
+        if d.deck_rules is not None:
+            plan.append(("Building your deck", self.ch_decks))
         if d.setup is not None:
             plan.append(("Setup", self.ch_setup))
         plan.append(("The turn structure", self.ch_structure))
@@ -373,11 +375,11 @@ class BookBuilder:
                 cards += " face up; only its owner knows the face-down ones"
             if z.capacity is not None:
                 cards += f"; at most {z.capacity}"
-            rows.append([zl(d, z.name), "each player" if z.per_player else "shared", cards, E.clean(z.doc or "")])
-        zones.blocks.append(Block("table", title="Zones", rows=rows,
                 if z.discard_into is not None:      # interpreter/caps.py
                     cards += (f" (past {z.capacity}, its owner chooses cards to put into "
                               f"{zl(d, z.discard_into)} until it holds {z.capacity})")
+            rows.append([zl(d, z.name), "each player" if z.per_player else "shared", cards, E.clean(z.doc or "")])
+        zones.blocks.append(Block("table", title="Zones", rows=rows,
                                   columns=["Zone", "Whose", "The cards in it", "Description"]))
         zones.blocks.append(self.diagram("zones", "Where the cards go: each arrow is a way cards move, numbered as "
                                          "in the table below"))
@@ -531,6 +533,14 @@ class BookBuilder:
             text = " ".join(parts)
             rows.append([E.clean(cd.name)] + [show_value(cd.values.get(f.name)) for f in shown] + ["1", text])
         return rows
+
+    def ch_decks(self, sec: Section) -> None:
+        """The deck rules (`decks from ...`): their doc strings, then the rules in English (dsl/decks.py)."""
+        from cardsmith.dsl.decks import describe_deck_rules
+        rules = self.d.deck_rules
+        if rules.docs:
+            sec.blocks.append(prose(rules.docs))
+        sec.blocks.append(Block("list", texts=describe_deck_rules(self.d)))
 
     def ch_setup(self, sec: Section) -> None:
         sec.blocks.extend(doc_and_rules(self.d.setup.body, self.ctx.child()))
