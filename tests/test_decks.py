@@ -403,3 +403,13 @@ def test_the_seed_rulebooks_deck_rules_are_written_as_the_language_reads_them():
     assert Counter(z for z in eng.state.card_zone) == {f"{z}:{s}": n for s in (0, 1) for z, n in (
         ("modules", 10), ("recruits", 10), ("systems", 10), ("complications", 10), ("actions", 20))}
     assert isinstance(game.decls.deck_rules, A.DeckRulesDecl)
+
+
+def test_deck_options_a_game_or_a_command_cannot_take_are_usage_errors(capsys):
+    other = str(ROOT / "tests" / "games" / "high_card_duel.cards")
+    assert main(["play", other, "--seed", "1", "--deck", f"1={GOOD}"]) == 1
+    assert "declares no deck rules" in capsys.readouterr().err
+    assert main(["simulate", str(GAME), "-n", "2", "--deck", f"1={GOOD}", "--scheduler", "tcp://127.0.0.1:1"]) == 1
+    assert "--deck and --scheduler" in capsys.readouterr().err
+    assert main(["play", str(GAME), "--seed", "1", "--deck", f"1={GOOD}", "--deck", f"1={GOOD}"]) == 1
+    assert "seat 1 is given two decks" in capsys.readouterr().err
