@@ -277,3 +277,27 @@ def test_the_rulebook_says_what_the_back_shows(tiles):
 def test_a_game_without_backs_has_no_backs_in_its_views(shots):
     eng = Engine(shots, 2, 1)
     assert all("backs" not in z for z in eng.view(0)["zones"].values())
+
+
+def test_observations_count_the_backs_a_player_sees(tiles):
+    np = pytest.importorskip("numpy")
+    from cardsmith.interpreter.integrations.table import table_for
+    table = table_for(tiles, 2)
+    assert table.backs == ('{"tier": 1, "type": "System"}', '{"tier": 2, "type": "System"}',
+                           '{"tier": 3, "type": "System"}')
+    eng = _dealt(tiles)
+    st = eng.state
+    vec = table.encode(eng.view(1))
+    width = 1 + len(table.names) + len(table.backs)
+    z = table.zone_keys.index("map") * width
+    seen = vec[z + 1 + len(table.names):z + width]
+    tiers = [st.cards[c]["tier"] for c in st.zones["map"]]
+    assert list(seen) == [tiers.count(1), tiers.count(2), tiers.count(3)]
+    assert vec[z + 1:z + 1 + len(table.names)].sum() == 0       # no face is seen
+    assert np.count_nonzero(vec) > 0
+
+
+def test_openspiel_plays_backs():
+    pyspiel = pytest.importorskip("pyspiel")
+    from cardsmith.interpreter.integrations import openspiel as cs
+    pyspiel.random_sim_test(cs.load(TILES), num_sims=3, serialize=True, verbose=False)

@@ -10,7 +10,9 @@ more options than that stops the game with a ValueError that says which number t
 The encoding reads only `Engine.view(player)` (what that player may see):
 
 - per zone (in the game's zone order, each player's zone apart): how many cards lie there,
-  then how many of each card name the player sees there;
+  then how many of each card name the player sees there, then — in a game whose card types
+  show fields on their backs (`back shows: tier`) — how many of each back the player sees
+  there (the backs the card pool starts with, sorted);
 - per player, counted from the viewer (the viewer first): out of the game or not, then the
   number and yes/no attributes in the order they are declared;
 - the game's number and yes/no attributes; the round; whether a decision is the viewer's.
@@ -62,6 +64,7 @@ class Table:
     names: tuple[str, ...]      # distinct card names, sorted
     player_fields: tuple[str, ...]
     game_fields: tuple[str, ...]
+    backs: tuple[str, ...] = ()     # distinct backs (`back shows`) as sorted-key JSON, sorted
 
     def __deepcopy__(self, memo):
         return self         # immutable, and it holds the compiled game: clones of a state share it
@@ -71,15 +74,17 @@ class Table:
 
     @property
     def view_size(self) -> int:
-        return (len(self.zone_keys) * (1 + len(self.names)) + self.players * (1 + len(self.player_fields))
+        return (len(self.zone_keys) * (1 + len(self.names) + len(self.backs))
+                + self.players * (1 + len(self.player_fields))
                 + len(self.game_fields) + 2)
 
     def encode(self, view: dict, out: np.ndarray | None = None) -> np.ndarray:
         """The view as a flat float32 vector of `view_size` numbers (see the module's docstring)."""
         vec = out if out is not None else np.zeros(self.view_size, np.float32)
         vec.fill(0)
-        width = 1 + len(self.names)
+        width = 1 + len(self.names) + len(self.backs)
         index = {name: i for i, name in enumerate(self.names)}
+        back_index = {b: 1 + len(self.names) + i for i, b in enumerate(self.backs)}
         zones = view["zones"]
         for z, key in enumerate(self.zone_keys):
             zone = zones.get(key)
@@ -90,6 +95,10 @@ class Table:
             for name in zone["cards"] or ():
                 if name is not None and name in index:
                     vec[base + 1 + index[name]] += 1
+            for back in zone.get("backs") or ():
+                at_back = back_index.get(json.dumps(back, sort_keys=True)) if back is not None else None
+                if at_back is not None:
+                    vec[base + at_back] += 1
         at = len(self.zone_keys) * width
         you, players = view["you"], view["players"]
         for k in range(self.players):
@@ -148,6 +157,17 @@ def _probe(game, players: int) -> tuple[int, int]:
     return most_options, most_decisions
 
 
+def _backs(game) -> tuple[str, ...]:
+    """The backs the card pool starts with (`back shows: tier`), each as the view writes it
+    (interpreter/visibility.py `back_of`) in sorted-key JSON; () when no card type shows fields."""
+    out = set()
+    for c in game.cards:
+        fields = game.decls.card_types[c.type_name].back
+        if fields:
+            out.add(json.dumps({"type": c.type_name, **{f: c.values.get(f) for f in fields}}, sort_keys=True))
+    return tuple(sorted(out))
+
+
 def _table_from(path: str, players: int, actions: int, max_length: int) -> "Table":
     return table_for(load_file(path), players, actions, max_length)
 
@@ -169,6 +189,7 @@ def table_for(game, players: int, max_actions: int = 0, max_length: int = 0) -> 
         zone_keys=tuple(state.zones),
         names=tuple(sorted({c.name for c in game.cards})),
         player_fields=tuple(_numeric_fields(d.player_fields)),
-        game_fields=tuple(_numeric_fields(d.game_fields)))
+        game_fields=tuple(_numeric_fields(d.game_fields)),
+        backs=_backs(game))
     game._cache[key] = table
     return table
