@@ -301,8 +301,8 @@ def check_deck(game, deck: Deck) -> list[Diagnostic]:
                                   e.line, "keep one copy", (rule_at(r),)))
         for r in rules.rules:
             if r.kind == "copies" and r.type_name in (None, card.type_name) and now > r.n >= before:
-                out.append(Diagnostic("E0615", f"this deck has {now} copies of '{e.name}'; at most {r.n} of a name"
-                                      + (f" among {r.type_name} cards" if r.type_name else ""), e.line,
+                out.append(Diagnostic("E0615", f"this deck has {now} copies of '{e.name}'; at most {r.n} "
+                                      f"{'copy' if r.n == 1 else 'copies'} of each {r.type_name or 'card'}", e.line,
                                       f"take at most {r.n}", (rule_at(r),)))
     # counts of a type, and of the whole deck
     end = deck.title_span or (deck.entries[0].line if deck.entries else Span(deck.path, 1, 1, 1, 2))
@@ -337,6 +337,16 @@ def check_deck(game, deck: Deck) -> list[Diagnostic]:
                                       f"at most {r.n}", place, f"take out {run - r.n} {r.field} or more ({parts})",
                                       (rule_at(r),)))
     return sorted(out, key=lambda x: (x.span.line, x.span.column))
+
+
+def deck_diagnostics(game, deck: Deck, problems: list[Diagnostic]) -> list[Diagnostic]:
+    """Everything wrong with a deck file: its unreadable lines (`problems`, from parse_deck) and
+    every rule its readable entries break; with an unreadable line, a count or a capped sum of
+    the deck is not judged (the line may hold what is missing), the rest is, in line order."""
+    found = check_deck(game, deck)
+    if problems:
+        found = [d for d in found if d.code not in ("E0613", "E0617")]
+    return sorted([*problems, *found], key=lambda x: (x.span.line, x.span.column))
 
 
 def deal_names(game, names: list[str]) -> dict[str, list[str]]:

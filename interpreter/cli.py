@@ -557,7 +557,7 @@ def _given_decks(game, specs: list[str], players: int) -> dict | None:
 
 def cmd_deck_check(args: argparse.Namespace) -> int:
     """`cardsmith deck check GAME DECK...`: every violation of every deck, located in its file."""
-    from cardsmith.dsl.decks import check_deck, read_deck
+    from cardsmith.dsl.decks import deck_diagnostics, read_deck
     from cardsmith.dsl.loader import load_game
     from cardsmith.dsl.render import render_all
 
@@ -568,8 +568,8 @@ def cmd_deck_check(args: argparse.Namespace) -> int:
     color = _is_terminal(sys.stdout)
     for path in args.decks:
         deck, diags, sources = read_deck(path)
-        if deck is not None and not any(d.code == "E0610" for d in diags):
-            diags = diags + check_deck(game, deck)
+        if deck is not None:
+            diags = deck_diagnostics(game, deck, diags)
         if diags:
             _write(sys.stdout, render_all(diags, {**game.sources, **sources}, color=color))
             failed = True

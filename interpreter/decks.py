@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.bounds import MAX_CARDS, MAX_DECK_TRIES
-from cardsmith.dsl.decks import Deck, check_deck, deal_names, pool_of, read_deck
+from cardsmith.dsl.decks import Deck, deal_names, deck_diagnostics, pool_of, read_deck
 from cardsmith.dsl.diagnostics import CardsmithError, Diagnostic
 
 from . import rng as R
@@ -238,11 +238,11 @@ def load_decks(game, specs: list[str], players: int) -> tuple[dict[int, list[str
             raise ValueError(f"--deck: seat {seat} is given two decks")
         deck, problems, src = read_deck(path)
         sources.update(src)
-        diags.extend(problems)
         if deck is not None:
-            if not problems:
-                diags.extend(check_deck(game, deck))
+            diags.extend(deck_diagnostics(game, deck, problems))
             decks[seat - 1] = deck.names()
+        else:
+            diags.extend(problems)
     return decks, diags, sources
 
 

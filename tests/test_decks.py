@@ -413,3 +413,13 @@ def test_deck_options_a_game_or_a_command_cannot_take_are_usage_errors(capsys):
     assert "--deck and --scheduler" in capsys.readouterr().err
     assert main(["play", str(GAME), "--seed", "1", "--deck", f"1={GOOD}", "--deck", f"1={GOOD}"]) == 1
     assert "seat 1 is given two decks" in capsys.readouterr().err
+
+
+def test_with_an_unreadable_line_the_readable_entries_are_still_judged(game, tmp_path, capsys):
+    path = tmp_path / "mixed.deck"
+    path.write_text('title: Mixed\n1 "Scot\n1 Knight\n3x Rally\n')
+    assert main(["deck", "check", str(GAME), str(path)]) == 1
+    out = capsys.readouterr().out
+    found = [line.split(": ", 1)[1].split("]")[0] for line in out.splitlines() if line.startswith(str(path))]
+    assert found == ["error[E0610", "error[E0616", "error[E0615"]       # no count: line 2 may hold it
+    assert "this deck has 3 copies of 'Rally'; at most 2 copies of each Tactic" in out
