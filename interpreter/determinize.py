@@ -23,7 +23,7 @@ What `player` sees is the same in the sample as in the true game (tests/test_age
 checks it), and the sample depends only on that view and on `rng`: two true games that look
 the same to `player` give the same samples. What a player saw earlier and remembers (a card
 shown, then shuffled back) is not used: the sample is consistent with the view as it is now.
-Known limits: a hidden card named by an item on the stack, or held in a rule's own name
+Known limits: a hidden card named by an item on the stack (its card or a target), or held in a rule's own name
 (`let c be top card of ...`) other than a secret pick, keeps its place and identity.
 """
 from __future__ import annotations
@@ -60,8 +60,13 @@ def hidden_places(state: dict, decls, player: int) -> list[tuple[str, int, int]]
 
 
 def _pinned(state: dict) -> set[int]:
-    """Hidden cards that must keep their identity: those on the stack (see the module's limits)."""
-    return {item["card"] for item in state.get("stack", ())}
+    """Hidden cards that must keep their identity: those on the stack and the cards their items
+    target (see the module's limits)."""
+    pinned = set()
+    for item in state.get("stack", ()):
+        pinned.add(item["card"])
+        pinned.update(item.get("targeted", ()))
+    return pinned
 
 
 def starting_sides(game) -> list[int]:

@@ -214,8 +214,9 @@ def commit(m, player: int, key: str, targets: dict | None, span) -> None:
     st.stack_n += 1
     item = {"id": st.stack_n, "card": c, "player": player, "code": entry.code_id, "negated": False,
             "label": entry.label, "extra": entry.extra}
-    if targets is not None:
+    if targets is not None:         # and the cards among them (for the agents' samples: determinize._pinned)
         item["entry"], item["targets"] = entry.index, targets
+        item["targeted"] = [v for (n, v), t in zip(targets.items(), entry.targets) if t[2] == CARD and v is not None]
     st.stack.append(item)
     if m.log.on:
         data = {"card": m.card_label(c), "player": player, "action": entry.label, "depth": len(st.stack)}
