@@ -699,6 +699,19 @@ class HandOutStmt:
 
 
 @dataclass(frozen=True, slots=True)
+class HandOutCardsStmt:
+    """`give out mined(p) cards from supply to each player p's hold starting with first_player` —
+    the top cards of a zone given one at a time around the table until it runs out."""
+    span: Span
+    amount: Expr
+    source: Expr
+    zone: str
+    start: Expr
+    each: str | None = None
+    face: str | None = None         # "up" | "down": as `move ... face up`; None leaves it as it is
+
+
+@dataclass(frozen=True, slots=True)
 class CounterStmt:
     """`counter top item of the stack` — it never happens."""
     span: Span
@@ -913,7 +926,7 @@ Stmt = Union[DocItem, MoveStmt, ShuffleStmt, FlipStmt, SetStmt, AddStmt, Subtrac
              RollStmt, CounterStmt, NegateStmt, SkipStmt, ExpectStmt, GiveStmt, SayStmt, PlayStmt, ExpectEventStmt, StackDeckStmt, IfStmt,
              ForStmt, RepeatStmt, WhileStmt, TimesStmt, StepStmt, TurnStmt, MayStmt, TakeActionsStmt,
              SecretStmt, ChooseOneStmt, ChooseManyStmt, ScoreWinStmt, LookStmt, ResolveStmt,
-             RollPoolStmt, RollIntoStmt, RerollStmt, TurnDieStmt, RemoveDiceStmt, HandOutStmt]
+             RollPoolStmt, RollIntoStmt, RerollStmt, TurnDieStmt, RemoveDiceStmt, HandOutStmt, HandOutCardsStmt]
 Block = tuple[Stmt, ...]
 
 # ============================================================== abilities

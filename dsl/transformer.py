@@ -695,6 +695,11 @@ class ToAst(Transformer):
     def remove_dice_stmt(self, meta, ch):
         return A.RemoveDiceStmt(self._span(meta), ch[0], str(ch[1]))
 
+    def hand_out_cards_stmt(self, meta, ch):
+        face = ch.pop()[1] if isinstance(ch[-1], tuple) and ch[-1][0] == "face" else None
+        each = str(ch[2]) if len(ch) == 5 else None
+        return A.HandOutCardsStmt(self._span(meta), ch[0], ch[1], str(ch[-2]), ch[-1], each, face)
+
     def hand_out_stmt(self, meta, ch):
         each = str(ch[3]) if len(ch) == 5 else None
         return A.HandOutStmt(self._span(meta), ch[0], str(ch[1]), str(ch[2]), ch[-1], each)

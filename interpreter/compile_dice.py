@@ -3,7 +3,8 @@ each is one instruction, a closure over interpreter/dice.py. None of them is on 
 they have no generated source form (the closure fallback of interpreter/blocks.py).
 
 `roll ... as pool P`, `roll ... into P`, `reroll d in P`, `turn d in P to [face]`,
-`remove d from P`, `give out n attr from supply to each player [p] starting with x`.
+`remove d from P`, `give out n attr from supply to each player [p] starting with x`,
+`give out n cards from Z to each player [p]'s Y starting with x`.
 """
 from __future__ import annotations
 
@@ -96,11 +97,7 @@ def s_HandOutStmt(self, s, ctx):
 
     def hand_out(m, fr):
         env = fr.env
-        first = start(m, env)
-        seats = m.seat_order()
-        if first in seats:
-            k = seats.index(first)
-            seats = seats[k:] + seats[:k]
+        seats = _from(m, start(m, env))
         wants = []
         for p in seats:
             if each is not None:
@@ -108,3 +105,36 @@ def s_HandOutStmt(self, s, ctx):
             wants.append((p, amount(m, env)))
         D.hand_out(m, wants, attr, hi, supply, span)
     ctx.code.emit(hand_out, span, ("give out", s.amount, f" {attr} from {supply}"))
+
+
+def s_HandOutCardsStmt(self, s, ctx):
+    each = s.each if s.each is not None and s.each not in ctx.sc.locals else None
+    start, source = self.cx(s.start, ctx), self.cx(s.source, ctx)
+    if each is not None:            # the name is each player's only in the amount
+        ctx.sc.locals[each] = "player"
+    amount = self.cx(s.amount, ctx)
+    if each is not None:
+        ctx.sc.locals.pop(each, None)
+    keys, span, face = self.p.zone_keys[s.zone], s.span, s.face
+
+    def hand_out_cards(m, fr):
+        env = fr.env
+        seats = _from(m, start(m, env))
+        wants = []
+        for p in seats:
+            if each is not None:
+                env[each] = p
+            wants.append((p, amount(m, env)))
+        return D.hand_out_cards(m, source(m, env), wants, keys, face, span)
+    ctx.code.emit(hand_out_cards, span, ("give out", s.amount, " cards from ", s.source, f" to each player's {s.zone}"
+                                                                                          + (f" face {face}" if face else "")))
+
+
+def _from(m, first) -> list:
+    """The players still in the game in seat order, from `first` (from the active player when
+    `first` is none or out)."""
+    seats = m.seat_order()
+    if first in seats:
+        k = seats.index(first)
+        seats = seats[k:] + seats[:k]
+    return seats

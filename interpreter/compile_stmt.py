@@ -911,6 +911,7 @@ class StmtCompiler:
     # dice pools and limited supplies (interpreter/compile_dice.py)
     s_RollPoolStmt, s_RollIntoStmt, s_RerollStmt = _dice.s_RollPoolStmt, _dice.s_RollIntoStmt, _dice.s_RerollStmt
     s_TurnDieStmt, s_RemoveDiceStmt, s_HandOutStmt = _dice.s_TurnDieStmt, _dice.s_RemoveDiceStmt, _dice.s_HandOutStmt
+    s_HandOutCardsStmt = _dice.s_HandOutCardsStmt
 
 
 # One compile handler per statement class, read from the registry (dsl/registry.py) once

@@ -18,6 +18,7 @@ naming the rule that made it. Rolls draw from the game's one seeded generator (i
     turn        `turn d in attack to [Critical]`          (one of that die's faces)
     remove      `remove d from attack`
     hand_out    `give out 5 minerals from mineral_supply to each player starting with first_player`
+    hand_out_cards  `give out 3 cards from supply to each player's hold starting with first_player`
 """
 from __future__ import annotations
 
@@ -213,3 +214,42 @@ def hand_out(m, wants: list, attr: str, hi, supply: str, span) -> None:
                  for p, n in wants]
         text = f"{attr} handed out one at a time from {supply}: " + ", ".join(parts) + f"; {left} left"
         m.log.emit(m, "give out", span, {"attribute": attr, "got": [got[p] for p in order]}, text, weight=len(text))
+
+
+def hand_out_cards(m, source, wants: list, keys: list, face, span):
+    """The top cards of zone `source`, one at a time around the table (`wants` as in hand_out),
+    each into the player's own zone of `keys` (by seat), until each has had their number or the
+    source is empty. A zone capped with `at most` (and no `discard down into`) takes no more once
+    full; one that discards down takes them, and its owner discards after that move
+    (interpreter/caps.py). Each card's move is logged as any move; then who got how many."""
+    if source is None:
+        raise RuleError("there is no zone to give cards out from: this is none", span,
+                        "check it first: if ... is not none:")
+    held = m.zones[source]
+    want = {p: _count(n) for p, n in wants}
+    got = {p: 0 for p, _ in wants}
+    order = [p for p, _ in wants]
+    result = None
+    while held:
+        gave = False
+        for p in order:
+            if not held:
+                break
+            if got[p] >= want[p]:
+                continue
+            key = keys[p]
+            z = m.zone_info[key][0]
+            if z.capacity is not None and z.discard_into is None and len(m.zones[key]) >= z.capacity:
+                want[p] = got[p]        # full: takes no more
+                continue
+            result = m.move([held[-1]], key, "top", face, span) or result
+            got[p] += 1
+            gave = True
+        if not gave:
+            break
+    if m.log.on:
+        parts = [f"{m.log.player_name(p)} {got[p]}" + (f" of {_count(n)}" if got[p] < _count(n) else "")
+                 for p, n in wants]
+        text = "cards given out one at a time: " + ", ".join(parts) + f"; {len(held)} left"
+        m.log.emit(m, "give out", span, {"got": [got[p] for p in order]}, text, weight=len(text))
+    return result

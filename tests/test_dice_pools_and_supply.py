@@ -297,3 +297,20 @@ def test_the_rulebook_says_who_discards_and_where(cargo):
     from cardsmith.dsl.publish.rulebook import build_book, render
     text = render(build_book(cargo, diagrams={}, examples=False), "md")
     assert "at most 4 (past 4, its owner chooses cards to put into" in text
+
+
+def test_cards_are_given_out_only_into_a_zone_of_each_player():
+    base = HEAD + "zone box: shared\nzone pile: shared\nzone hand: per player\nsetup:\n"
+    for line, code in (("give out 2 cards from box to each player's pile starting with seat 1", "E0205"),
+                       ("give out 2 cards from box to each player's hnad starting with seat 1", "E0207"),
+                       ("give out 2 cards from seat 1 to each player's hand starting with seat 1", "E0403")):
+        with pytest.raises(CardsmithError) as err:
+            load_text(base + "    " + line + "\n", "g.cards")
+        d = err.value.diagnostics[0]
+        assert (d.code, d.span.line) == (code, 7), (line, d)
+
+
+def test_the_rulebook_says_cards_are_given_out_one_at_a_time(cargo):
+    said = _said(cargo, cargo.decls.setup.body[2])
+    assert said.startswith("Give out 2 cards from the supply into each player's hold, face up, one at a time")
+    assert "until everyone has had their cards or the supply is empty" in said

@@ -402,6 +402,7 @@ class BodyChecker:
     # dice pools and limited supplies (dsl/checks/dice.py)
     s_RollPoolStmt, s_RollIntoStmt, s_RerollStmt = _dice.s_RollPoolStmt, _dice.s_RollIntoStmt, _dice.s_RerollStmt
     s_TurnDieStmt, s_RemoveDiceStmt, s_HandOutStmt = _dice.s_TurnDieStmt, _dice.s_RemoveDiceStmt, _dice.s_HandOutStmt
+    s_HandOutCardsStmt = _dice.s_HandOutCardsStmt
 
     def s_CounterStmt(self, s, sc):
         self._cards(s.target, sc)       # a stack item is found by its card

@@ -117,3 +117,25 @@ def discard_zones(d, sink) -> None:
                        + ("itself" if z.discard_into == z.name else "no zone of this game"), z.span,
                        suggest(z.discard_into, [n for n in d.zones if n != z.name])
                        or f"declare the zone: zone {z.discard_into}: shared, public")
+
+
+def s_HandOutCardsStmt(self, s, sc):
+    zd = self.d.zones.get(s.zone)
+    if zd is None:
+        self._report("E0207", f"unknown zone '{s.zone}'", s.span, suggest(s.zone, self.d.zones))
+    elif not zd.per_player:
+        self._report("E0205", f"'{s.zone}' is a shared zone, not one per player", s.span,
+                     "cards are given out into a zone of each player, e.g. each player's hand")
+    self._zone(s.source, sc)
+    self.expr(s.start, sc, PLAYER)
+    if s.each is not None and s.each not in sc.locals and s.each not in sc.event_params:
+        self.bind_block_name(s.each, PLAYER, s.span, sc)
+        sc.locals[s.each] = PLAYER          # each player's, in the amount only
+        try:
+            self.expr(s.amount, sc, NUMBER)
+        finally:
+            sc.locals.pop(s.each, None)
+    else:
+        if s.each is not None:
+            self.bind_block_name(s.each, PLAYER, s.span, sc)     # E0215: the name is in use
+        self.expr(s.amount, sc, NUMBER)

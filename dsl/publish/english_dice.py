@@ -71,3 +71,16 @@ def describe_HandOutStmt(s: A.HandOutStmt, ctx: Ctx) -> list[Line]:
                  f"starting with {first} and going around the table, each player in turn takes one, "
                  f"until everyone has had their {what} or the {human(s.supply)} runs out "
                  "(a player already at the most they may have takes no more).")
+
+
+@describer
+def describe_HandOutCardsStmt(s: A.HandOutCardsStmt, ctx: Ctx) -> list[Line]:
+    first, source = np(s.start, ctx), np(s.source, ctx)
+    if s.each is not None:
+        ctx.bind(s.each, PLAYER)
+    amount = np(s.amount, ctx)
+    facing = f", face {s.face}" if s.face else ""
+    return _line(f"Give out {amount} cards from {source} into each player's {human(s.zone)}{facing}, one at a time: "
+                 f"starting with {first} and going around the table, each player in turn takes the top card, "
+                 f"until everyone has had their cards or {source} is empty "
+                 "(a player whose zone is full takes no more).")
