@@ -12,6 +12,8 @@ from cardsmith.dsl import ast as A
 from cardsmith.dsl.types import DIE, list_of
 
 from . import dice as D
+from .compile_positions import NONE_NUMBER_HINT
+from .errors import RuleError
 
 POOL_T = list_of(DIE)
 
@@ -28,8 +30,10 @@ def s_RollPoolStmt(self, s, ctx):
 
     def roll_pool(m, fr):
         env = fr.env
-        env[name] = D.roll_pool(m, [(die, faces, n(m, env)) for n, die, faces in groups],
-                                None if cap is None else cap(m, env), span)
+        most = None
+        if cap is not None and (most := cap(m, env)) is None:
+            raise RuleError("the most dice to roll is none here: it needs a number", s.cap.span, NONE_NUMBER_HINT)
+        env[name] = D.roll_pool(m, [(die, faces, n(m, env)) for n, die, faces in groups], most, span)
     ctx.code.emit(roll_pool, span, ("roll pool", tuple(n for n, _ in s.groups), f" → {name}"))
 
 

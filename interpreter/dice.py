@@ -190,6 +190,10 @@ def hand_out(m, wants: list, attr: str, hi, supply: str, span) -> None:
     want = {p: _count(n) for p, n in wants}
     got = {p: 0 for p, _ in wants}
     order = [p for p, _ in wants]
+    for p in order:
+        if m.players[p][attr] is None:
+            raise RuleError(f"{m.log.player_name(p)}'s {attr} is none: nothing can be added to it", span,
+                            f"give it a number first: set p's {attr} to 0")
     while left > 0:
         gave = False
         for p in order:

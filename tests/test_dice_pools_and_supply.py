@@ -314,3 +314,11 @@ def test_the_rulebook_says_cards_are_given_out_one_at_a_time(cargo):
     said = _said(cargo, cargo.decls.setup.body[2])
     assert said.startswith("Give out 2 cards from the supply into each player's hold, face up, one at a time")
     assert "until everyone has had their cards or the supply is empty" in said
+
+
+def test_a_cap_that_is_none_stops_the_game_rather_than_rolling_every_die():
+    text = HEAD + DICE + "game has:\n    most: number\nsetup:\n    set most to none\n    roll 3 W dice as pool p, at most most\n"
+    with pytest.raises(CardsmithError) as err:
+        _play(text)
+    d = err.value.diagnostics[0]
+    assert (d.code, d.span.line) == ("E0802", 9) and "needs a number" in d.message
