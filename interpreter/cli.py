@@ -205,7 +205,9 @@ def build_parser() -> argparse.ArgumentParser:
     diagram.add_argument("file", metavar="FILE")
     diagram.add_argument("-o", "--output", required=True, metavar="OUT.svg",
                          help="the SVG to write (a name ending in .dot writes the Graphviz source only)")
-    diagram.add_argument("--kind", choices=("phases", "zones"), default="phases", help="default: phases")
+    diagram.add_argument("--kind", choices=("phases", "zones", "board"), default="phases",
+                         help="default: phases; board: a board's places and links (--board NAME, default the first)")
+    diagram.add_argument("--board", metavar="NAME", help="with --kind board: which board to draw")
     diagram.set_defaults(run=cmd_diagram)
 
     explain = commands.add_parser("explain", help="show a rule's compiled instructions beside its source lines")
@@ -1019,7 +1021,18 @@ def cmd_diagram(args: argparse.Namespace) -> int:
     game = load_game(args.file)
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
-    source, svg = draw(game, args.kind, svg=out.suffix != ".dot")   # E10xx errors, located
+    kind = args.kind
+    if kind == "board":         # a board of the game (docs/language.md, "board")
+        boards = list(game.decls.boards)
+        name = args.board or (boards[0] if boards else None)
+        if name not in game.decls.boards:
+            print(f"cardsmith: {args.file} has no board {name!r}" if name else
+                  f"cardsmith: {args.file} declares no board", file=sys.stderr)
+            if boards:
+                print(f"its boards are {', '.join(boards)}", file=sys.stderr)
+            return EXIT_ERRORS
+        kind = f"board:{name}"
+    source, svg = draw(game, kind, svg=out.suffix != ".dot")   # E10xx errors, located
     if out.suffix == ".dot":
         out.write_text(source, encoding="utf-8")
         print(f"wrote {out}")

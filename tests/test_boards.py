@@ -316,3 +316,12 @@ def test_the_ast_nodes_are_expressions(waystones):
     from typing import get_args
     for cls in (A.PlacesAdjacent, A.PlacesWithin, A.PlacesOf, A.DistanceBetween, A.ShortestPath, A.PlaceMark):
         assert cls in get_args(A.Expr)
+
+
+def test_cardsmith_diagram_draws_a_board(tmp_path):
+    from cardsmith.interpreter.cli import main
+    out = tmp_path / "hive.dot"
+    assert main(["diagram", str(GAMES / "waystones.cards"), "--kind", "board", "--board", "hive", "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").startswith("graph board_hive {")
+    assert main(["diagram", str(GAMES / "waystones.cards"), "--kind", "board", "--board", "moon",
+                 "-o", str(tmp_path / "x.dot")]) != 0

@@ -681,6 +681,9 @@ def diagram_source(decls, kind: str, ctx: E.Ctx | None = None) -> tuple[str, int
         zd = ZoneDiagram(decls)
         source = zd.build().source
         return source, len(decls.zones) + (1 if any(src == ELSEWHERE for src, _ in zd.moves) else 0)
+    if kind.startswith("board:") and kind[len("board:"):] in decls.boards:     # one board, drawn
+        from .board import board_source
+        return board_source(decls.boards[kind[len("board:"):]])
     raise ValueError(f"unknown diagram kind '{kind}' (use {' or '.join(KINDS)})")
 
 
