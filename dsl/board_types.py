@@ -18,6 +18,11 @@ def _want_place(self, e, sc) -> None:
                     "a place is a zone of a board: its name (Ridge), a name given to one (for each s in "
                     "the places of map) or a card's zone (zone of c)")
         return
+    _name_is_a_place(self, e)
+
+
+def _name_is_a_place(self, e) -> None:
+    """E0243 where a zone that is no place of a board is named outright."""
     from .checks.boards import board_of
     if type(e).__name__ == "Name" and self.d.zones.get(e.name) is not None and board_of(self.d, e.name) is None:
         boards = [n for n in self.d.boards]
@@ -69,6 +74,21 @@ def t_PlaceMark(self, e, sc):
     return self.field_type(fd)
 
 
+def builtin_place(self, b, e, arg_types):
+    """`adjacent(s)`, `distance(a, b)`: `b.arity` places (dsl/registry.py), as the board forms."""
+    if len(e.args) != b.arity:
+        self.report("E0302", f"'{e.name}' takes {b.arity} place{'s' if b.arity > 1 else ''}, got "
+                             f"{len(e.args)} argument{'' if len(e.args) == 1 else 's'}", e.span, b.example)
+        return T.ANY
+    for a, t in zip(e.args, arg_types):
+        if t not in (T.ZONE, T.ANY):
+            self.report("E0408", f"expected a place of a board here, but this is {T.show(t)}", a.span,
+                        "a place is a zone of a board: its name (Ridge), or a name given to one")
+        else:
+            _name_is_a_place(self, a)
+    return T.list_of(T.ZONE) if b.gives == "places" else T.NUMBER
+
+
 def place_field_type(self, name: str):
     """The type of the place field `name` (`place has:`), or None when no board declares it."""
     from .checks.boards import place_field
@@ -77,4 +97,4 @@ def place_field_type(self, name: str):
 
 
 __all__ = ["t_PlacesAdjacent", "t_PlacesWithin", "t_PlacesOf", "t_DistanceBetween", "t_ShortestPath",
-           "t_PlaceMark", "place_field_type"]
+           "t_PlaceMark", "place_field_type", "builtin_place"]

@@ -138,8 +138,10 @@ def dispatch(name: str, kind: str, host) -> dict[type, Callable]:
 class BuiltinFunction:
     """`name(argument)`: one argument of kind `takes`, a value of kind `gives`.
 
-    takes: "collection" (any list), "numbers" (a list of numbers), "player"
-    gives: "number", "flag", "element" (an element of the collection), "players" (a list)
+    takes: "collection" (any list), "numbers" (a list of numbers), "player", "place" (a place of a
+           board; `arity` of them)
+    gives: "number", "flag", "element" (an element of the collection), "players" (a list),
+           "places" (a list of places)
     compile: the ExprCompiler method that builds its closure, fn(compiler, call, sc, arg)
     english: the function in phrases.SAYINGS that says it, fn(call, ctx) -> noun phrase
     """
@@ -149,10 +151,7 @@ class BuiltinFunction:
     compile: str
     english: str
     example: str            # the hint when it is called with the wrong number of arguments
-
-    @property
-    def arity(self) -> int:
-        return 1
+    arity: int = 1
 
     @property
     def on_collection(self) -> bool:
@@ -161,11 +160,11 @@ class BuiltinFunction:
     @property
     def always_list(self) -> bool:
         """Its value is always a list (never none): readers need no check."""
-        return self.gives == "players"
+        return self.gives in ("players", "places")
 
 
-def _fn(name, takes, gives, example) -> BuiltinFunction:
-    return BuiltinFunction(name, takes, gives, "b_" + name, "say_" + name, example)
+def _fn(name, takes, gives, example, arity: int = 1) -> BuiltinFunction:
+    return BuiltinFunction(name, takes, gives, "b_" + name, "say_" + name, example, arity)
 
 
 _COLL = "write {0}(cards in p's deck) or {0}(x for each x in C)"
@@ -179,6 +178,10 @@ BUILTIN_FUNCTIONS: dict[str, BuiltinFunction] = {f.name: f for f in (
     _fn("last", "collection", "element", _COLL.format("last")),
     _fn("any", "collection", "flag", _COLL.format("any")),
     _fn("clockwise_from", "player", "players", "write clockwise_from(the active player)"),
+    # boards (docs/language.md, "Places on a board"): the same as `the places adjacent to s` and
+    # `the distance from a to b` (interpreter/compile_boards.py)
+    _fn("adjacent", "place", "places", "write adjacent(s), s a place of a board"),
+    _fn("distance", "place", "number", "write distance(a, b), a and b places of a board", arity=2),
 )}
 
 
@@ -269,9 +272,9 @@ def missing(constructs=None, functions=None, events=None, hosts=None) -> list[tu
             if c.handler(need, host(need, c.kind)) is None:
                 gaps.append((c.name, need))
     for f in functions.values():
-        if f.takes not in ("collection", "numbers", "player"):
+        if f.takes not in ("collection", "numbers", "player", "place"):
             gaps.append((f.name, "takes"))
-        if f.gives not in ("number", "flag", "element", "players"):
+        if f.gives not in ("number", "flag", "element", "players", "places"):
             gaps.append((f.name, "gives"))
         if handler_kind("compile", FUNCTION).find(f.compile, host("compile", FUNCTION)) is None:
             gaps.append((f.name, "compile"))

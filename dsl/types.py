@@ -365,6 +365,8 @@ class Typer:
     def builtin(self, b: BuiltinFunction, e: A.Call, arg_types: list):
         """The type rule of a built-in function, read from its entry in dsl/registry.py: one
         argument of kind `b.takes`, a value of kind `b.gives`."""
+        if b.takes == "place":          # adjacent(s), distance(a, b): dsl/board_types.py
+            return self.builtin_place(b, e, arg_types)
         if b.takes == "player":
             if len(e.args) != b.arity:
                 self.report("E0302", f"'{e.name}' takes one player, got {len(e.args)} arguments", e.span, b.example)
@@ -853,7 +855,7 @@ class Typer:
 
     # boards: places, links, distances, paths and marks (dsl/board_types.py)
     from .board_types import (t_PlacesAdjacent, t_PlacesWithin, t_PlacesOf, t_DistanceBetween,  # noqa: E402
-                              t_ShortestPath, t_PlaceMark, place_field_type)
+                              t_ShortestPath, t_PlaceMark, place_field_type, builtin_place)
 
 
 _ANY_NOUNS = ("items", "ones", "elements", "values", "things")      # `the groups of 2 items from ...`

@@ -158,6 +158,32 @@ def x_ShortestPath(self, e, sc):
     return shortest
 
 
+def b_adjacent(self, e, sc, a):
+    """`adjacent(s)`: as `the places adjacent to s` (a built-in of dsl/registry.py)."""
+    table, span = _table(self), e.args[0].span
+
+    def adjacent(m, env):
+        board, i = _place(table, a(m, env), span, "'adjacent(...)'")
+        names = board.places
+        return [names[j] for j in board.adjacent[i]]
+    return adjacent
+
+
+def b_distance(self, e, sc, a):
+    """`distance(a, b)`: as `the distance from a to b` (a built-in of dsl/registry.py)."""
+    b, table, span = self.compile(e.args[1], sc), _table(self), e.span
+
+    def distance(m, env):
+        board, i = _place(table, a(m, env), e.args[0].span, "'distance(...)'")
+        other, j = _place(table, b(m, env), e.args[1].span, "'distance(...)'")
+        if other is not board:
+            return None
+        charge(m, _work(board), span)
+        d = distances(board, i)[j]
+        return None if d < 0 else d
+    return distance
+
+
 def _mark_key(place: str, name: str, seat: int) -> str:
     return f"{place}.{name}.{seat}"
 
@@ -266,5 +292,5 @@ def assign_place(m, kind: str, owner, name: str, value, span) -> bool:
 
 
 __all__ = ["x_PlacesAdjacent", "x_PlacesWithin", "x_PlacesOf", "x_DistanceBetween", "x_ShortestPath",
-           "x_PlaceMark", "place_field", "mark_setter", "field_setter", "assign_place", "places", "path",
+           "x_PlaceMark", "b_adjacent", "b_distance", "place_field", "mark_setter", "field_setter", "assign_place", "places", "path",
            "distances"]

@@ -749,6 +749,7 @@ class ExprCompiler:
     # boards: places, links, distances, paths, marks (interpreter/compile_boards.py)
     x_PlacesAdjacent, x_PlacesWithin, x_PlacesOf = _boards.x_PlacesAdjacent, _boards.x_PlacesWithin, _boards.x_PlacesOf
     x_DistanceBetween, x_ShortestPath, x_PlaceMark = _boards.x_DistanceBetween, _boards.x_ShortestPath, _boards.x_PlaceMark
+    b_adjacent, b_distance = _boards.b_adjacent, _boards.b_distance
 
 
 # One compile handler per expression class, read from the registry (dsl/registry.py) once

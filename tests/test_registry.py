@@ -156,7 +156,8 @@ def test_a_builtin_event_without_its_english_or_announcer_is_named():
 
 
 def test_builtin_functions_are_one_table():
-    assert list(R.BUILTIN_FUNCTIONS) == ["count", "sum", "highest", "lowest", "first", "last", "any", "clockwise_from"]
+    assert list(R.BUILTIN_FUNCTIONS) == ["count", "sum", "highest", "lowest", "first", "last", "any", "clockwise_from",
+                                        "adjacent", "distance"]
     for b in R.BUILTIN_FUNCTIONS.values():
         assert getattr(compile_expr.ExprCompiler, b.compile)
         assert phrases.SAYINGS[b.english]

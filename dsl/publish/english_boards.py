@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from .. import ast as A
+from .phrases import SAYINGS
 from .words import Ctx, describer, np
 
 
@@ -50,3 +51,17 @@ def describe_ShortestPath(e: A.ShortestPath, ctx: Ctx) -> str:
 @describer
 def describe_PlaceMark(e: A.PlaceMark, ctx: Ctx) -> str:
     return f"the {e.name.replace('_', ' ')} of {np(e.player, ctx)} on {np(e.place, ctx)}"
+
+
+# the built-ins adjacent(s) and distance(a, b) (dsl/registry.py), said as the board forms
+def say_adjacent(e: A.Call, ctx: Ctx) -> str:
+    return f"the places one link away from {np(e.args[0], ctx)}"
+
+
+def say_distance(e: A.Call, ctx: Ctx) -> str:
+    return (f"the fewest links between {np(e.args[0], ctx)} and {np(e.args[1], ctx)} "
+            "(no number at all when no path joins them)")
+
+
+SAYINGS["say_adjacent"] = say_adjacent
+SAYINGS["say_distance"] = say_distance
