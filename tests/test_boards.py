@@ -121,6 +121,9 @@ def test_a_link_to_a_missing_place_suggests_the_closest():
     ("the fame of seat 1 on A", "E0245"),
     ("the influence of A on A", "E0408"),
     ("A's fame", "E0402"),
+    ("distance(A)", "E0302"),
+    ("adjacent(A, B)", "E0302"),
+    ("adjacent(seat 1)", "E0408"),
 ])
 def test_bad_expressions_are_located(expr, code):
     text = (HEAD + "board m:\n    places: A, B\n    player on a place has:\n        influence: number = 0\n"
