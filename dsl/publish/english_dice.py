@@ -17,7 +17,10 @@ def _line(text: str) -> list[Line]:
 
 
 def _dice(count: str, die: str) -> str:
-    return f"{count} {die} {'die' if count == '1' else 'dice'}"
+    """`3 White dice`, `1 White die`; a count that is not a number: `as many White dice as their attack`."""
+    if count.isdigit():
+        return f"{count} {die} {'die' if count == '1' else 'dice'}"
+    return f"as many {die} dice as {count}"
 
 
 def face_words(face) -> str:
@@ -40,7 +43,8 @@ def describe_RollPoolStmt(s: A.RollPoolStmt, ctx: Ctx) -> list[Line]:
 
 @describer
 def describe_RollIntoStmt(s: A.RollIntoStmt, ctx: Ctx) -> list[Line]:
-    return _line(f"Roll {_dice(np(s.count, ctx), s.die)} more and add them to {var(s.pool)}, "
+    count = np(s.count, ctx)
+    return _line(f"Roll {_dice(count, s.die)} more and add {'it' if count == '1' else 'them'} to {var(s.pool)}, "
                  "even past the most it was rolled with.")
 
 
@@ -80,7 +84,8 @@ def describe_HandOutCardsStmt(s: A.HandOutCardsStmt, ctx: Ctx) -> list[Line]:
         ctx.bind(s.each, PLAYER)
     amount = np(s.amount, ctx)
     facing = f", face {s.face}" if s.face else ""
-    return _line(f"Give out {amount} cards from {source} into each player's {human(s.zone)}{facing}, one at a time: "
+    cards = "card" if amount == "1" else "cards"
+    return _line(f"Give out {amount} {cards} from {source} into each player's {human(s.zone)}{facing}, one at a time: "
                  f"starting with {first} and going around the table, each player in turn takes the top card, "
                  f"until everyone has had their cards or {source} is empty "
                  "(a player whose zone is full takes no more).")
