@@ -394,6 +394,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.log:
         _refuse_to_overwrite_an_input(args.log, game)
     print(_safe(f"{game.title}: {players} players, seed {seed}{seeded}"))
+    if game.decls.deck_rules is not None and not args.quiet:
+        random_seats = [seat for seat in range(players) if seat not in decks]
+        if random_seats:        # which decks were dealt, and how to see them
+            print(_safe(f"random legal decks for seat{'s' * (len(random_seats) > 1)} "
+                        f"{', '.join(str(s + 1) for s in random_seats)} (cardsmith deck build {args.file} "
+                        f"--seed {seed} --seat K shows seat K's)"))
     if specs is not None:
         from .agents import seat_agents
         agents = dict(enumerate(seat_agents(specs, seed)))

@@ -423,3 +423,13 @@ def test_with_an_unreadable_line_the_readable_entries_are_still_judged(game, tmp
     found = [line.split(": ", 1)[1].split("]")[0] for line in out.splitlines() if line.startswith(str(path))]
     assert found == ["error[E0610", "error[E0616", "error[E0615"]       # no count: line 2 may hold it
     assert "this deck has 3 copies of 'Rally'; at most 2 copies of each Tactic" in out
+
+
+def test_play_says_which_seats_got_random_decks_and_how_to_see_them(capsys, game):
+    assert main(["play", str(GAME), "--seed", "5", "--deck", f"1={GOOD}"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[1] == (f"random legal decks for seat 2 (cardsmith deck build {GAME} --seed 5 "
+                                   "--seat K shows seat K's)")
+    assert main(["deck", "build", str(GAME), "--seed", "5", "--seat", "2"]) == 0
+    shown = _deck(capsys.readouterr().out)
+    assert sorted(shown.names()) == sorted(Engine(game, 2, 5, decks={0: read_deck(str(GOOD))[0].names()}).game.decks[1])
