@@ -322,3 +322,13 @@ def test_a_cap_that_is_none_stops_the_game_rather_than_rolling_every_die():
         _play(text)
     d = err.value.diagnostics[0]
     assert (d.code, d.span.line) == ("E0802", 9) and "needs a number" in d.message
+
+
+def test_the_editor_knows_the_names_a_pool_and_give_out_give():
+    from cardsmith.dsl.lsp.index import build
+    text = (HEAD + DICE + "player has:\n    gold: number = 0\ngame has:\n    bank: number = 9\nsetup:\n"
+            "    roll 2 W dice as pool attack\n"
+            "    give out q's gold + 1 gold from bank to each player q starting with seat 1\n")
+    load_text(text, "g.cards")         # a real statement, checked clean
+    names = set().union(*(seg.locals for seg in build("g.cards", text).segments))
+    assert {"attack", "q"} <= names

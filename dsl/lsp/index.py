@@ -296,6 +296,7 @@ def _locals(index: FileIndex, seg: Segment, group: list) -> None:
             if ((prev == "let" and nxt == "be") or (prev == "each" and nxt == "in")
                     or (prev == "chooses" and nxt == "from")
                     or (prev == "pool" and i >= 2 and said[i - 2] == "as")     # roll ... as pool x
+                    or (prev == "player" and said[:2] == ["give", "out"] and said[i - 2] == "each")
                     or (prev == "as" and nxt in ("", ",") and said[0] not in ("define", "override", "as"))):
                 seg.locals.setdefault(t.text, _sym(t.text, "local", index.path, t, container=owner,
                                                     detail=_line_text(index.text, t.line)))
