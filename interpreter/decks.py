@@ -110,6 +110,16 @@ def _pick(names: list[str], caps: dict[str, int], k: int, sums: list, pool: dict
     used = [0] * len(sums)
     for step in range(k):
         rest = k - step - 1
+        if sum(left.values()) - 1 < rest:
+            return None, state
+        # per capped field: the values of the copies left, smallest first, and their running sums
+        sorted_left = []
+        for field, _cap in sums:
+            vals = sorted(v for m in names for v in [pool[m].values.get(field) or 0] * left[m])
+            prefix = [0]
+            for v in vals[:rest + 1]:
+                prefix.append(prefix[-1] + v)
+            sorted_left.append((vals, prefix))
         ok = []
         for n in names:
             if left[n] <= 0:
@@ -117,11 +127,13 @@ def _pick(names: list[str], caps: dict[str, int], k: int, sums: list, pool: dict
             fits = True
             for j, (field, cap) in enumerate(sums):
                 value = pool[n].values.get(field) or 0
-                others = sorted(v for m in names for v in [pool[m].values.get(field) or 0] * (left[m] - (m == n)))
-                if used[j] + value + sum(others[:rest]) > cap or len(others) < rest:
+                vals, prefix = sorted_left[j]
+                # the `rest` smallest of the copies left once this one is taken
+                least = prefix[rest] if rest == 0 or value > vals[rest - 1] else prefix[rest + 1] - value
+                if used[j] + value + least > cap:
                     fits = False
                     break
-            if fits and sum(left.values()) - 1 >= rest:
+            if fits:
                 ok.append(n)
         if not ok:
             return None, state

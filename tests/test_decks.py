@@ -433,3 +433,13 @@ def test_play_says_which_seats_got_random_decks_and_how_to_see_them(capsys, game
     assert main(["deck", "build", str(GAME), "--seed", "5", "--seat", "2"]) == 0
     shown = _deck(capsys.readouterr().out)
     assert sorted(shown.names()) == sorted(Engine(game, 2, 5, decks={0: read_deck(str(GOOD))[0].names()}).game.decks[1])
+
+
+def test_a_large_pool_with_a_tight_cap_builds_a_legal_deck():
+    rows = "".join(f'    | "C{i}" | {i % 7} | 3 |\n' for i in range(2000))
+    text = (BASE + "decks from pool into deck:\n    exactly 60 C\n    at most 2 copies of each C\n"
+            "    the cost of C cards adds up to at most 40\ncards C in pool:\n    | name | cost | copies |\n" + rows)
+    game = load_text(text, "t.cards")
+    names = random_deck(game, 1, 0)
+    assert len(names) == 60 and max(Counter(names).values()) <= 2
+    assert sum(int(n[1:]) % 7 for n in names) <= 40
