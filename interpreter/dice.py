@@ -194,21 +194,24 @@ def hand_out(m, wants: list, attr: str, hi, supply: str, span) -> None:
         if m.players[p][attr] is None:
             raise RuleError(f"{m.log.player_name(p)}'s {attr} is none: nothing can be added to it", span,
                             f"give it a number first: set p's {attr} to 0")
-    while left > 0:
-        gave = False
-        for p in order:
-            if left <= 0:
+    base = {p: m.players[p][attr] for p in order}
+    while left > 0:     # whole rounds at once (a supply may be large), then one each in order
+        active = [p for p in order if got[p] < want[p] and (hi is None or base[p] + got[p] < hi)]
+        if not active:
+            break
+        room = min(want[p] - got[p] if hi is None else min(want[p] - got[p], hi - base[p] - got[p])
+                   for p in active)
+        rounds = min(room, left // len(active))
+        if rounds:
+            for p in active:
+                got[p] += rounds
+            left -= rounds * len(active)
+            continue
+        for p in active:        # fewer left than players who want one: the first in order take them
+            if left == 0:
                 break
-            if got[p] >= want[p]:
-                continue
-            if hi is not None and m.players[p][attr] + got[p] + 1 > hi:
-                want[p] = got[p]        # full: takes no more
-                continue
             got[p] += 1
             left -= 1
-            gave = True
-        if not gave:
-            break
     for p in order:
         if got[p]:
             m.assign("player", p, attr, m.players[p][attr] + got[p], span)

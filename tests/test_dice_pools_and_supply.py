@@ -332,3 +332,16 @@ def test_the_editor_knows_the_names_a_pool_and_give_out_give():
     load_text(text, "g.cards")         # a real statement, checked clean
     names = set().union(*(seg.locals for seg in build("g.cards", text).segments))
     assert {"attack", "q"} <= names
+
+
+@pytest.mark.parametrize("supply, want, start, expected, left", [
+    (10, 5, 2, [3, 4, 3], 0),                   # seat 2, 3, 1, 2, 3, 1, 2, 3, 1, 2
+    (1_000_000_000, 300_000_000, 1, [300_000_000] * 3, 100_000_000),     # whole rounds at once
+    (7, 3, 3, [2, 2, 3], 0),
+])
+def test_a_supply_given_out_matches_one_at_a_time_and_a_large_one_takes_no_time(supply, want, start, expected, left):
+    text = (HEAD + f"player has:\n    gold: number = 0\ngame has:\n    bank: number = {supply}\n"
+            f"setup:\n    give out {want} gold from bank to each player starting with seat {start}\n")
+    st = _play(text, players=3).state
+    assert [p["gold"] for p in st.players] == expected
+    assert st.game["bank"] == left
