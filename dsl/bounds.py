@@ -42,7 +42,7 @@ BOUNDS: tuple[Bound, ...] = (
           "`--max-steps N` on play, simulate and test"),
     Bound("MAX_FRAMES", 10_000, "calls", "rules calling each other (the frame stack)"),
     Bound("MAX_RUNTIME_NUMBER", 10**18, "", "magnitude of a number computed while playing"),
-    Bound("MAX_DICE_PER_ROLL", 1_000, "dice", "dice rolled by one `roll`"),
+    Bound("MAX_DICE_PER_ROLL", 1_000, "dice", "dice rolled by one `roll`, and dice in one pool"),
     Bound("MAX_COLLECTION", 100_000, "items", "items in one list or collection computed while playing"),
     Bound("MAX_NUMBER_RANGE", 10_000, "numbers", "numbers in one `numbers from a to b` (so a choice of a number offers at most this many options)"),
     Bound("MAX_COMBINATIONS", 100_000, "groups", "groups one combination search may examine (`the groups of`, `the subsets of`, `the best arrangement of`)"),
