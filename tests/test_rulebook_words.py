@@ -166,9 +166,7 @@ def test_step_4_says_what_is_compared():
 
 def test_display_names_reach_the_page():
     game = load_game(str(ROOT / "games" / "battlefield_space.cards"))
-    ctx = E.make_ctx(game.decls, param_types=E.param_types(game.decls))
-    said = E.plain(E.flatten([E.describe(ab, E.ability_ctx(ctx, "Modifier"))
-                              for ab in game.decls.card_types["Modifier"].abilities]))
+    said = E.card_effect_text(game, next(cd for cd in game.cards if cd.name == "K'Totekk War Cry"))
     assert "whose race is K'Totekk get +1 Force" in said and "KTotekk" not in said
     assert E.display_value(game.decls, "CentralConfederation") == "Central Confederation"
     assert E.display_name(game.decls, "zone", "survivors") == "Survivors pile"
