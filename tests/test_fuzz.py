@@ -237,7 +237,7 @@ def test_an_internal_error_in_a_command_is_found_through_the_cli(ws, monkeypatch
     """cli.main turns an exception into exit 3 and 'internal error: ...': a finding too."""
     from cardsmith.dsl import loader
 
-    def broken(path):
+    def broken(path, root=None):
         raise ValueError("planted")
     monkeypatch.setattr(loader, "check_file", broken)
     outcome = H.run_mutant(_small(ws), ws, BUDGET)
