@@ -328,3 +328,23 @@ def test_cardsmith_diagram_draws_a_board(tmp_path):
     assert out.read_text(encoding="utf-8").startswith("graph board_hive {")
     assert main(["diagram", str(GAMES / "waystones.cards"), "--kind", "board", "--board", "moon",
                  "-o", str(tmp_path / "x.dot")]) != 0
+
+
+def test_the_language_server_knows_boards_places_fields_and_marks():
+    from cardsmith.dsl.lsp import features as F
+    from cardsmith.dsl.lsp.index import Project, build
+    path = str(GAMES / "waystones.cards")
+    text = (GAMES / "waystones.cards").read_text(encoding="utf-8")
+    index = build(path, text)
+    project = Project(index, {path: index})
+    lines = text.split("\n")
+
+    def defined(line_has: str, word: str):
+        number = next(i for i, line in enumerate(lines, 1) if line_has in line)
+        column = lines[number - 1].index(word) + 1
+        return [(s.kind, s.line) for s in F.definitions(project, path, number, column)]
+    assert defined("set Tower's watched", "Tower") == [("zone", 12)]
+    assert defined("add 1 to the influence", "influence") == [("mark", 19)]
+    assert defined("if s's explorer is none", "explorer") == [("place field", 17)]
+    assert defined("the places of valley where", "valley") == [("board", 10)]
+    assert defined("    links: h1 - h6", "h6") == [("zone", 29)]

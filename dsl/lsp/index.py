@@ -28,7 +28,7 @@ _TITLED = {"game": "game", "round": "round", "rule": "rule", "scenario": "scenar
            "extends": "extends", "term": "term", "credit": "credit"}
 # Top-level declarations named by the word after their first word.
 _NAMED = {"zone": "zone", "die": "die", "event": "event", "define": "define",
-          "procedure": "procedure", "keyword": "keyword", "enum": "enum"}
+          "procedure": "procedure", "keyword": "keyword", "enum": "enum", "board": "board"}
 
 
 @dataclass
@@ -181,6 +181,8 @@ def _declaration(index: FileIndex, seg: Segment, group: list) -> None:
             sym.children = _typed_params(toks, path, words[1], "parameter")
         if w0 == "zone" or w0 == "event":
             sym.docs = _docs(toks[2:])
+        if w0 == "board":
+            sym.children = _board_parts(body, path, words[1], index.text)
     elif w0 in _TITLED and len(toks) > 1 and toks[1].kind == "string":
         sym = _sym(unquote(toks[1].text), _TITLED[w0], path, toks[1], quoted=True, **span)
     elif w0 == "response" and len(toks) > 2 and toks[2].kind == "string":
@@ -210,6 +212,28 @@ def _fields(body, kind: str, path: str, container: str, text: str) -> list[Symbo
             out.append(_sym(t[0].text, kind, path, t[0], container=container,
                             detail=_line_text(text, t[0].line), docs=docs, first_line=t[0].line,
                             last_line=t[0].line))
+    return out
+
+
+def _board_parts(body, path: str, board: str, text: str) -> list[Symbol]:
+    """A board's places (`places: A, B "Bee"`, and the names in the rows of a `grid:` / `hex:`,
+    each a zone), its fields (`place has:`) and its marks (`player on a place has:`)."""
+    out, owner = [], None
+    for ln in body:
+        t = [u for u in ln.tokens if u.kind != "comment"]
+        if not t:
+            continue
+        if ln.level == 1:
+            owner = ("place field" if t[0].text == "place" else "mark" if t[0].text == "player" else None)
+            if t[0].text == "places":
+                out += [_sym(u.text, "zone", path, u, container=board, detail=_line_text(text, u.line))
+                        for i, u in enumerate(t) if u.kind == "name" and i > 0 and t[i - 1].text in (":", ",")]
+        elif ln.level == 2 and t[0].text == "|":
+            out += [_sym(u.text, "zone", path, u, container=board, detail=_line_text(text, u.line))
+                    for u in t if u.kind == "name"]
+        elif ln.level == 2 and owner is not None and t[0].kind == "name" and len(t) > 1 \
+                and (t[1].text == ":" or t[1].kind == "string"):
+            out.append(_sym(t[0].text, owner, path, t[0], container=board, detail=_line_text(text, t[0].line)))
     return out
 
 
