@@ -348,3 +348,19 @@ def test_the_language_server_knows_boards_places_fields_and_marks():
     assert defined("if s's explorer is none", "explorer") == [("place field", 17)]
     assert defined("the places of valley where", "valley") == [("board", 10)]
     assert defined("    links: h1 - h6", "h6") == [("zone", 29)]
+
+
+def test_card_flows_onto_a_board_end_at_its_cluster(waystones):
+    dot = D.dot_source(waystones.decls, "zones")
+    assert "z_tiles -> z_Camp [label=setup lhead=cluster_board_valley]" in dot
+    # one board: a place chosen from the places adjacent to anything is one of its places
+    game = load_text(HEAD + "zone box: shared\nboard m:\n    places: A, B\n    links: A - B\n"
+                     "card type T:\n    v: number = 0\ncard \"t\": T in box\n    v = 1\n"
+                     "setup:\n    move top card of box to A\n    for each p in players:\n"
+                     "        p chooses s from the places adjacent to A\n"
+                     "        move cards in A to s\n", "game.cards")
+    zd = D.ZoneDiagram(game.decls, numbered=True)
+    dot = zd.build().source
+    assert "z_A -> z_A [label=2" in dot and "lhead=cluster_board_m" in dot
+    assert [(src, dst) for _i, src, dst, _r in zd.flows()] == [("box", "A"), ("A", "board:m")]
+    assert D.flow_label(game.decls, "board:m") == "a place of m"

@@ -40,6 +40,7 @@ GRAPH_ATTR = {"fontname": FONT, "fontsize": "11", "rankdir": "TB", "compound": "
 NODE_ATTR = {"fontname": FONT, "fontsize": "10", "shape": "box", "style": "rounded"}
 EDGE_ATTR = {"fontname": FONT, "fontsize": "9"}
 WRAP = 30
+BOARD = "board:"        # a flow to or from any place of a board (no zone name holds a colon)
 SKIP_IN_SUMMARY = (A.LetStmt, A.SayStmt, A.DocItem, A.ExpectStmt, A.GiveStmt, A.ExpectEventStmt, A.StackDeckStmt)
 
 
@@ -518,12 +519,31 @@ class ZoneDiagram:
                 return e.name
         return None
 
+    def board_of(self, e, env: dict) -> list[str]:
+        """A board's places as one flow end (`board:<name>`, drawn as the board's cluster) for an
+        expression of places: `the places of valley`, `the places adjacent to s` (the board of s,
+        or the game's one board), a place of a board named outright."""
+        boards = self.d.boards
+        if isinstance(e, A.PlacesOf) and e.board in boards:
+            return [BOARD + e.board]
+        if isinstance(e, (A.PlacesAdjacent, A.PlacesWithin, A.ShortestPath)):
+            inner = e.place if not isinstance(e, A.ShortestPath) else e.start
+            z = self.zone(inner, env)
+            if z is not None and z.startswith(BOARD):
+                return [z]
+            if z is not None and self.d.zones[z].board is not None:
+                return [BOARD + self.d.zones[z].board]
+            return [BOARD + next(iter(boards))] if len(boards) == 1 else []
+        return []
+
     def zones_of(self, e, env: dict, seen: tuple = ()) -> list[str]:
         """The zones an expression that names zones may be: `p's deck`, a list of them, a value
         defined as one (`define line(p) as [p's left, p's right]`), a name bound to them."""
         z = self.zone(e, env)
         if z is not None:
             return [z]
+        if self.board_of(e, env):
+            return self.board_of(e, env)
         if isinstance(e, A.Name) and e.name in env:
             return list(env[e.name])
         if isinstance(e, A.ListExpr):
@@ -545,7 +565,7 @@ class ZoneDiagram:
             return list(dict.fromkeys(z for i in e.items for z in self.sources(i, env)))
         if isinstance(e, A.Name) and e.name in env:
             return list(env[e.name])
-        return []
+        return self.board_of(e, env)
 
     def walk(self, body, rule: str, env: dict, calls: tuple = ()) -> None:
         for st in body:
@@ -646,17 +666,35 @@ class ZoneDiagram:
         if any(src == ELSEWHERE for src, _ in self.moves):
             g.node("z__elsewhere", ELSEWHERE, shape="plaintext")
         for i, ((src, dst), rules) in enumerate(self.moves.items(), 1):
-            a = "z__elsewhere" if src == ELSEWHERE else f"z_{src}"
+            a = "z__elsewhere" if src == ELSEWHERE else self._end(src)
+            ends = {}       # a board's places: the edge ends at the board's cluster
+            if src.startswith(BOARD):
+                ends["ltail"] = f"cluster_board_{src[len(BOARD):]}"
+            if dst.startswith(BOARD):
+                ends["lhead"] = f"cluster_board_{dst[len(BOARD):]}"
             if self.numbered:
-                g.edge(a, f"z_{dst}", label=str(i), fontsize="11", fontcolor="#2f5597", penwidth="1.3")
+                g.edge(a, self._end(dst), label=str(i), fontsize="11", fontcolor="#2f5597", penwidth="1.3", **ends)
                 continue
             shown = rules[:4] + ([f"and {len(rules) - 4} more"] if len(rules) > 4 else [])
-            g.edge(a, f"z_{dst}", label="\\n".join(label(r, 34, 2) for r in shown))
+            g.edge(a, self._end(dst), label="\\n".join(label(r, 34, 2) for r in shown), **ends)
         return g
+
+    def _end(self, z: str) -> str:
+        """The node an edge to or from zone `z` meets: a board's first place for `board:<name>`."""
+        if z.startswith(BOARD):
+            return f"z_{self.d.boards[z[len(BOARD):]].places[0]}"
+        return f"z_{z}"
 
     def flows(self) -> list[tuple[int, str, str, list[str]]]:
         """(number, from, to, the rules that move cards so) of every edge, after build()."""
         return [(i, src, dst, rules) for i, ((src, dst), rules) in enumerate(self.moves.items(), 1)]
+
+
+def flow_label(decls, z: str) -> str:
+    """How the rulebook's table of card flows names a flow's end: a zone, or any place of a board."""
+    if z.startswith(BOARD):
+        return f"a place of {decls.boards[z[len(BOARD):]].title}"
+    return zone_label(decls, z)
 
 
 def zones_graph(decls) -> graphviz.Digraph:

@@ -386,7 +386,7 @@ class BookBuilder:
         flows = self.diagrams.get("flows") or []
         if flows:
             zones.blocks.append(Block("table", title="The card flows", columns=["", "From", "To", "Moved by"], rows=[
-                [str(i), zl(d, src) if src != D.ELSEWHERE else "wherever the card is", zl(d, dst),
+                [str(i), D.flow_label(d, src) if src != D.ELSEWHERE else "wherever the card is", D.flow_label(d, dst),
                  E.join_and([E.clean(r) for r in rules])] for i, src, dst, rules in flows]))
         for ct in d.card_types.values():
             s = self.sub(sec, f"Card type: {ct.name}")
