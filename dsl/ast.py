@@ -1105,6 +1105,8 @@ class BoardDecl:
     fields: tuple[FieldDecl, ...]
     marks: tuple[FieldDecl, ...]
     docs: tuple[str, ...]
+    value_columns: tuple[str, ...] = ()                 # `values:` header: place, then field names
+    value_rows: tuple["TableRow", ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

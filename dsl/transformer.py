@@ -328,6 +328,7 @@ class ToAst(Transformer):
         label = self._text(ch[1]) if len(ch) > 1 and _is_tok(ch[1], "STRING") else None
         items = [i for i in ch[1:] if not _is_tok(i, "STRING")]
         places, links, shape, rows, fields, marks = [], [], None, (), (), ()
+        columns, values = (), ()
         for item in items:
             if isinstance(item, tuple) and item[0] == "places":
                 places += item[1]
@@ -335,13 +336,18 @@ class ToAst(Transformer):
                 links += item[1]
             elif isinstance(item, tuple) and item[0] == "shape":
                 shape, rows = item[1], rows + item[2]
+            elif isinstance(item, tuple) and item[0] == "values":
+                columns, values = item[1], values + item[2]
             elif isinstance(item, tuple) and item[0] == "fields":
                 if item[1] == "place":
                     fields += item[2]
                 else:
                     marks += item[2]
         return A.BoardDecl(self._span(meta), name, label, tuple(places), tuple(links), shape, rows,
-                           fields, marks, self._docs(items))
+                           fields, marks, self._docs(items), columns, values)
+
+    def board_values(self, meta, ch):
+        return ("values", ch[0], tuple(ch[1:]))
 
     def board_places(self, meta, ch):
         return ("places", tuple(ch))

@@ -222,7 +222,7 @@ def place_field(self, owner_fn, name: str, key=None):
             return None
         board, _i = _place(table, z, None, f"'{name}' of a place")
         _has(board, z, name, "field", None)
-        return m.st.game.get(f"{z}.{name}", board.defaults[name])
+        return m.st.game.get(f"{z}.{name}", board.start(z, name))
     return field
 
 

@@ -281,8 +281,10 @@ def test_the_rulebook_has_a_section_per_board_with_its_places(waystones):
     boards = [s for s in tables.sections if s.title.startswith("Board: ")]
     assert [s.title for s in boards] == ["Board: The valley", "Board: The yard", "Board: The hive"]
     places = [b for b in boards[0].blocks if getattr(b, "title", "") == "The places"][0]
-    assert ["Ford", "Base Camp, Mill, Marsh"] in places.rows
-    assert place_rows(waystones.decls.boards["yard"])[0] == ["y1", "y2, y4"]
+    assert places.columns == ["Place", "Linked to", "watched", "tier"]
+    assert ["Ford", "Base Camp, Mill, Marsh", "no", "0"] in places.rows
+    assert ["Tower", "Mill, Marsh, Peak", "yes", "0"] in places.rows
+    assert place_rows(waystones.decls.boards["yard"])[0] == ["y1", "y2, y4"]     # no values: no more columns
     zones = [s for s in tables.sections if s.title == "Zones"][0]
     listed = [row[0] for b in zones.blocks if getattr(b, "kind", "") == "table" and b.title == "Zones"
               for row in b.rows]
@@ -343,11 +345,12 @@ def test_the_language_server_knows_boards_places_fields_and_marks():
         number = next(i for i, line in enumerate(lines, 1) if line_has in line)
         column = lines[number - 1].index(word) + 1
         return [(s.kind, s.line) for s in F.definitions(project, path, number, column)]
-    assert defined("set Tower's watched", "Tower") == [("zone", 12)]
+    assert defined("        | Tower | yes", "Tower") == [("zone", 12)]
+    assert defined("move p's scout to Camp", "Camp") == [("zone", 12)]
     assert defined("add 1 to the influence", "influence") == [("mark", 19)]
     assert defined("if s's explorer is none", "explorer") == [("place field", 17)]
     assert defined("the places of valley where", "valley") == [("board", 10)]
-    assert defined("    links: h1 - h6", "h6") == [("zone", 29)]
+    assert defined("    links: h1 - h6", "h6") == [("zone", 33)]
 
 
 def test_card_flows_onto_a_board_end_at_its_cluster(waystones):
@@ -364,3 +367,26 @@ def test_card_flows_onto_a_board_end_at_its_cluster(waystones):
     assert "z_A -> z_A [label=2" in dot and "lhead=cluster_board_m" in dot
     assert [(src, dst) for _i, src, dst, _r in zd.flows()] == [("box", "A"), ("A", "board:m")]
     assert D.flow_label(game.decls, "board:m") == "a place of m"
+
+
+def test_values_give_places_their_own_starting_values(waystones):
+    b = waystones.decls.boards["valley"]
+    assert b.values == {"Tower": {"watched": True}, "Peak": {"tier": 1}}
+    assert (b.start("Tower", "watched"), b.start("Mill", "watched"), b.start("Peak", "tier")) == (True, False, 1)
+    assert place_rows(b, str)[4] == ["Tower", "Mill, Marsh, Peak", "True", "0"]
+
+
+@pytest.mark.parametrize("table, code, line", [
+    ("        | where | tier |\n        | A     | 1    |\n", "E0246", 9),
+    ("        | place | size |\n        | A     | 1    |\n", "E0246", 9),
+    ("        | place | tier |\n        | Q     | 1    |\n", "E0240", 9),
+    ("        | place | tier |\n        | A     | 1    |\n        | A     | 2    |\n", "E0246", 10),
+    ("        | place | tier |\n        | A     | no   |\n", "E0501", 9),
+    ("        | place | tier |\n        | A     | 1    | 2 |\n", "E0246", 9),
+])
+def test_a_values_table_that_does_not_fit_is_located(table, code, line):
+    text = HEAD + "board m:\n    places: A, B\n    place has:\n        tier: number = 0\n    values:\n" + table
+    with pytest.raises(CardsmithError) as err:
+        load_text(text, "game.cards")
+    first = err.value.diagnostics[0]
+    assert (first.code, first.span.line) == (code, line)

@@ -409,6 +409,8 @@ CASES: tuple[Case, ...] = (
     Case("E0243", 7, checked(HEAD + "zone box: shared\nboard m:\n    places: A\nsetup:\n"
                                     "    let xs be the places adjacent to box\n")),
     Case("E0244", 4, checked(HEAD + "setup:\n    let xs be the places of nowhere\n")),
+    Case("E0246", 7, checked(HEAD + "board m:\n    places: A\n    values:\n        | place | tier |\n"
+                                    "        | A     | 1    |\n")),
     Case("E0245", 6, checked(HEAD + "board m:\n    places: A\nsetup:\n    let x be the fame of seat 1 on A\n")),
     Case("E0850", 8, played(HEAD + "zone box: shared\nboard m:\n    places: A\nsetup:\n    let z be box\n"
                                    "    let xs be the places adjacent to z\n")),

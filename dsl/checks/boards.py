@@ -46,10 +46,16 @@ class Board:
     marks: dict                                 # name -> A.FieldDecl (`player on a place has:`)
     defaults: dict                              # field name -> starting value
     mark_defaults: dict                         # mark name -> starting value
+    values: dict                                # place -> {field: its own starting value} (`values:`)
 
     @property
     def title(self) -> str:
         return self.label or self.name
+
+    def start(self, place: str, field: str):
+        """The value the place's field starts with: its own (`values:`), else the field's default."""
+        own = self.values.get(place)
+        return own[field] if own is not None and field in own else self.defaults[field]
 
 
 def _place_zone(board: A.BoardDecl, name: str, label: str | None, span) -> A.ZoneDecl:
@@ -129,11 +135,53 @@ def _resolve(decl: A.BoardDecl, d: Declarations, sink: DiagnosticSink) -> Board 
     labels = {name: label or name for name, label, _span in decl.places}
     for name in index:
         labels.setdefault(name, name)
+    fields = {f.name: f for f in decl.fields}
     return Board(decl.name, decl.label, decl, tuple(index), labels, index,
                  tuple(tuple(sorted(n)) for n in near), tuple(links), coords,
-                 {f.name: f for f in decl.fields}, {f.name: f for f in decl.marks},
+                 fields, {f.name: f for f in decl.marks},
                  {f.name: _default(f, d, sink) for f in decl.fields},
-                 {f.name: _default(f, d, sink) for f in decl.marks})
+                 {f.name: _default(f, d, sink) for f in decl.marks},
+                 _values(decl, index, fields, d, sink))
+
+
+def _values(decl: A.BoardDecl, index: dict, fields: dict, d: Declarations, sink: DiagnosticSink) -> dict:
+    """`values:` — each place's own starting values, checked as a card table's cells are."""
+    from .cards import literal
+    if not decl.value_rows:
+        return {}
+    cols = list(decl.value_columns)
+    where = decl.value_rows[0].span
+    if not cols or cols[0] != "place":
+        sink.error("E0246", "the first column of a board's values names the place", where,
+                   "start the header with place: | place | tier |")
+        return {}
+    for col in cols[1:]:
+        if col not in fields:
+            sink.error("E0246", f"'{col}' is not a field of the places of board '{decl.name}'", where,
+                       suggest(col, fields) or "declare it under: place has:")
+            return {}
+    out: dict = {}
+    for row in decl.value_rows:
+        if row.abilities or row.keywords:
+            sink.error("E0246", "a place's row holds its values only, not abilities", row.span,
+                       "give cards their abilities; a place has fields")
+        if len(row.cells) != len(cols):
+            sink.error("E0246", f"this row has {len(row.cells)} cells, the header {len(cols)}", row.span,
+                       "give every row one cell per column (an empty cell keeps the default)")
+            continue
+        place = row.cells[0]
+        name = place.name if isinstance(place, A.Name) else None
+        if name not in index:
+            span = place.span if place is not None else row.span
+            sink.error("E0240", f"'{name or '(nothing)'}' is not a place of board '{decl.name}'", span,
+                       suggest(name, index) if name else "write the place's name in the first cell")
+            continue
+        if name in out:
+            sink.error("E0246", f"the values of '{name}' are given twice", row.span, "keep one row per place")
+            continue
+        out[name] = {col: literal(cell, fields[col], d, sink, f"field '{col}' of {name}")
+                     for col, cell in zip(cols[1:], row.cells[1:]) if cell is not None}
+    return out
 
 
 def boards(d: Declarations, sink: DiagnosticSink) -> None:

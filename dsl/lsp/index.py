@@ -218,17 +218,18 @@ def _fields(body, kind: str, path: str, container: str, text: str) -> list[Symbo
 def _board_parts(body, path: str, board: str, text: str) -> list[Symbol]:
     """A board's places (`places: A, B "Bee"`, and the names in the rows of a `grid:` / `hex:`,
     each a zone), its fields (`place has:`) and its marks (`player on a place has:`)."""
-    out, owner = [], None
+    out, owner, shape = [], None, False
     for ln in body:
         t = [u for u in ln.tokens if u.kind != "comment"]
         if not t:
             continue
         if ln.level == 1:
             owner = ("place field" if t[0].text == "place" else "mark" if t[0].text == "player" else None)
+            shape = t[0].text in ("grid", "hex")        # its rows name places; `values:` rows use them
             if t[0].text == "places":
                 out += [_sym(u.text, "zone", path, u, container=board, detail=_line_text(text, u.line))
                         for i, u in enumerate(t) if u.kind == "name" and i > 0 and t[i - 1].text in (":", ",")]
-        elif ln.level == 2 and t[0].text == "|":
+        elif ln.level == 2 and t[0].text == "|" and shape:
             out += [_sym(u.text, "zone", path, u, container=board, detail=_line_text(text, u.line))
                     for u in t if u.kind == "name"]
         elif ln.level == 2 and owner is not None and t[0].kind == "name" and len(t) > 1 \

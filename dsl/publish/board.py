@@ -66,13 +66,20 @@ def cluster(g, board: Board, node_id) -> None:
                    color="#7f7f7f", constraint="false")
 
 
-def place_rows(board: Board) -> list[list[str]]:
-    """One row per place for the rulebook: the place and the places linked to it."""
+def value_columns(board: Board) -> list[str]:
+    """The fields whose starting value the board gives place by place (`values:`)."""
+    return list(board.decl.value_columns[1:]) if board.values else []
+
+
+def place_rows(board: Board, say=str) -> list[list[str]]:
+    """One row per place for the rulebook: the place, the places linked to it, and its own
+    starting values (`say` writes a value in words)."""
     rows = []
     for i, place in enumerate(board.places):
         near = [board.labels[board.places[j]] for j in board.adjacent[i]]
-        rows.append([board.labels[place], ", ".join(near) or "none"])
+        rows.append([board.labels[place], ", ".join(near) or "none",
+                     *(say(board.start(place, f)) for f in value_columns(board))])
     return rows
 
 
-__all__ = ["board_graph", "board_source", "cluster", "place_rows"]
+__all__ = ["board_graph", "board_source", "cluster", "place_rows", "value_columns"]

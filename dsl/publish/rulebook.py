@@ -32,7 +32,7 @@ from ..highlight import cards_filter
 from ..model import BUILTIN_EVENTS, Game
 from . import apart
 from . import diagrams as D
-from .board import board_source, place_rows
+from .board import board_source, place_rows, value_columns
 from . import english as E
 from . import errors as X
 from . import examples as EX
@@ -440,8 +440,10 @@ class BookBuilder:
             "distance between two places is the fewest links from one to the other."]))
         s.blocks.append(self.diagram(f"board-{board.name}", f"{E.clean(board.title)}: its places and the links "
                                      "between them"))
-        s.blocks.append(Block("table", title="The places", columns=["Place", "Linked to"],
-                              rows=[[E.clean(a), E.clean(b)] for a, b in place_rows(board)]))
+        s.blocks.append(Block("table", title="The places",
+                              columns=["Place", "Linked to"] + [E.human(f) for f in value_columns(board)],
+                              rows=[[E.clean(str(x)) for x in row]
+                                    for row in place_rows(board, lambda v: value_label(d, v))]))
         for title, fields in (("What every place has", board.fields), ("What each player has on a place", board.marks)):
             if fields:
                 rows = [[E.human(f.name), E.describe_field(f, self.ctx), E.clean(" ".join(f.docs))]
