@@ -156,20 +156,40 @@ def test_the_step_bound_met_in_an_instruction_without_a_source_still_names_a_rul
     assert any("after an item resolves" in message for message in messages)
 
 
+def _choice_game(name: str, copies: int) -> str:
+    return (HEAD + 'zone box: shared, public\n\ncard type C:\n    v: number = 0\n\n'
+            f'cards C in box:\n    | name | copies |\n    | "{name}" | {copies} |\n\n'
+            'round "R":\n    seat 1 chooses h from [cards in box, cards in box where v = 1], prompt "Pick"\n'
+            '    seat 1 wins\n')
+
+
 def test_a_decided_choice_too_long_to_log_is_a_located_abort_not_a_crash():
-    # the options (two lists of 400 cards) are labelled by card number; the decided choice is
-    # logged by name: 400 names of 500 characters, past MAX_RUNTIME_STRING, in Engine.decide
-    name = "C" * 500
-    game = load_text(HEAD + 'zone box: shared, public\n\ncard type C:\n    v: number = 0\n\n'
-                     f'cards C in box:\n    | name | copies |\n    | "{name}" | 400 |\n\n'
-                     'round "R":\n    seat 1 chooses h from [cards in box, cards in box where v = 0], prompt "Pick"\n'
-                     '    seat 1 wins\n', path="hostile.cards")
+    # the options are a list of 1,990 cards and an empty list; an option that is a list is
+    # labelled by its cards' names (since the groups of issue 18), 48 characters and ", " each:
+    # 99,502 characters of labels, within MAX_RUNTIME_STRING, so the choice is posed. The decided
+    # choice is logged with each name quoted, 2 characters more each: 103,480, past the bound,
+    # in Engine.decide
+    name, copies = "C" * 48, 1990
+    labels = copies * (len(name) + len(", ")) - len(", ") + len("[]") + len("[]")
+    logged = copies * (len(name) + len("''") + len(", ")) - len(", ") + len("[]")
+    assert labels <= MAX_RUNTIME_STRING < logged
+    game = load_text(_choice_game(name, copies), path="hostile.cards")
     eng = Engine(game, 2, 1)
     assert eng.pending.prompt == "Pick"
+    assert sum(map(len, eng.pending.options)) == labels           # the labels as counted above
     with pytest.raises(GameAborted) as info:
         eng.decide(0)
     assert where(info.value) == ("E0808", 17)
     assert eng.log[-1]["event"] == "aborted"
+
+
+def test_a_choice_whose_labels_are_too_long_is_a_located_abort_as_it_is_posed():
+    # two lists of 400 names of 500 characters: the labels alone pass MAX_RUNTIME_STRING
+    game = load_text(_choice_game("C" * 500, 400).replace("where v = 1", "where v = 0"), path="hostile.cards")
+    with pytest.raises(GameAborted) as info:
+        Engine(game, 2, 1)
+    assert where(info.value) == ("E0808", 17)
+    assert info.value.event_log.events[-1]["event"] == "aborted"
 
 
 # ---------------------------------------------------------------- work inside one instruction
