@@ -539,22 +539,12 @@ class Machine(Triggers, Decisions, Scenarios):
         self._modifying.add(key)
         try:
             total = base
-            card_zone, zone_seat, out = self.st.card_zone, self.zone_seat, self.st.out
-            for entry in self.prog.modifiers.get(name, ()):
-                for src in entry.cards:
-                    seat = zone_seat[card_zone[src]]
-                    if seat is None or out[seat]:
-                        continue
-                    env = {"$this": src, "$you": seat, **entry.extra}
-                    if entry.blank is not None and not entry.blank(self, env):
-                        continue
-                    if entry.cond is not None and not entry.cond(self, env):
-                        continue
-                    targets = GAME if entry.target is None else entry.target(self, env)
-                    if targets == c if not isinstance(targets, list) else c in targets:
-                        total = (total or 0) + (entry.amount(self, env) or 0)
-                        if not -MAX_RUNTIME_NUMBER <= total <= MAX_RUNTIME_NUMBER:
-                            raise too_large(total, entry.ability.span)
+            for entry, env in self._active_modifiers(name):
+                targets = GAME if entry.target is None else entry.target(self, env)
+                if targets == c if not isinstance(targets, list) else c in targets:
+                    total = (total or 0) + (entry.amount(self, env) or 0)
+                    if not -MAX_RUNTIME_NUMBER <= total <= MAX_RUNTIME_NUMBER:
+                        raise too_large(total, entry.ability.span)
             return total
         finally:
             self._modifying.discard(key)
@@ -580,10 +570,11 @@ class Machine(Triggers, Decisions, Scenarios):
                 raise too_large(total, ability.span)
         return total
 
-    def _mod_table(self, name) -> dict:
-        parts: dict = {}
+    def _active_modifiers(self, name):
+        """(entry, env) of every modify ability of `name` that counts now, in the program's order:
+        its card in a player's zone, for a player still in, its text not blank, its `while` true."""
         card_zone, zone_seat, out = self.st.card_zone, self.zone_seat, self.st.out
-        for entry in self.prog.modifiers[name]:
+        for entry in self.prog.modifiers.get(name, ()):
             for src in entry.cards:
                 seat = zone_seat[card_zone[src]]
                 if seat is None or out[seat]:
@@ -593,12 +584,17 @@ class Machine(Triggers, Decisions, Scenarios):
                     continue
                 if entry.cond is not None and not entry.cond(self, env):
                     continue
-                targets = GAME if entry.target is None else entry.target(self, env)
-                if targets is None or targets == []:
-                    continue
-                amount = entry.amount(self, env)
-                for t in (dict.fromkeys(targets) if isinstance(targets, list) else (targets,)):
-                    parts.setdefault(t, []).append((amount, entry.ability))
+                yield entry, env
+
+    def _mod_table(self, name) -> dict:
+        parts: dict = {}
+        for entry, env in self._active_modifiers(name):
+            targets = GAME if entry.target is None else entry.target(self, env)
+            if targets is None or targets == []:
+                continue
+            amount = entry.amount(self, env)
+            for t in (dict.fromkeys(targets) if isinstance(targets, list) else (targets,)):
+                parts.setdefault(t, []).append((amount, entry.ability))
         return parts
 
     def card_label(self, c) -> str:

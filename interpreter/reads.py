@@ -26,19 +26,22 @@ _DIRECT = {
 }
 
 
-def reads(expr, decls, _seen: frozenset = frozenset()) -> int:
-    """The state parts `expr` may read (defines are followed; names of attributes count as ATTRS)."""
-    bits = 0
+def _nodes(expr):
+    """Every AST node inside `expr` (lists and tuples opened), `expr` first; spans are not entered."""
     stack = [expr]
     while stack:
         e = stack.pop()
-        if e is None:
-            continue
         if isinstance(e, (list, tuple)):
             stack.extend(e)
-            continue
-        if not is_dataclass(e):
-            continue
+        elif is_dataclass(e):
+            yield e
+            stack.extend(getattr(e, f.name) for f in fields(e) if f.name != "span")
+
+
+def reads(expr, decls, _seen: frozenset = frozenset()) -> int:
+    """The state parts `expr` may read (defines are followed; names of attributes count as ATTRS)."""
+    bits = 0
+    for e in _nodes(expr):
         bits |= _DIRECT.get(type(e), 0)
         if isinstance(e, A.Name):
             if e.name in decls.game_fields:
@@ -52,9 +55,6 @@ def reads(expr, decls, _seen: frozenset = frozenset()) -> int:
                 bits |= ALL
             else:
                 bits |= reads(decls.defines[e.name].expr, decls, _seen | {e.name})
-        for f in fields(e):
-            if f.name != "span":
-                stack.append(getattr(e, f.name))
     return bits
 
 
@@ -73,24 +73,12 @@ _VERSIONED = frozenset({
 def versioned(expr, decls, _seen: frozenset = frozenset()) -> bool:
     """Whether `expr` reads only what the machine's state version (`Machine.ver`) follows, so a
     value computed from it stays right until the version moves (defines are followed)."""
-    stack = [expr]
-    while stack:
-        e = stack.pop()
-        if e is None:
-            continue
-        if isinstance(e, (list, tuple)):
-            stack.extend(e)
-            continue
-        if not is_dataclass(e):
-            continue
+    for e in _nodes(expr):
         if type(e) not in _VERSIONED:
             return False
         if isinstance(e, A.Call) and e.name in decls.defines:
             if e.name in _seen or not versioned(decls.defines[e.name].expr, decls, _seen | {e.name}):
                 return False
-        for f in fields(e):
-            if f.name != "span":
-                stack.append(getattr(e, f.name))
     return True
 
 
@@ -98,17 +86,11 @@ def names_in(expr, decls, _seen: frozenset = frozenset()) -> set:
     """Every name, field and word `expr` holds (defines followed): a superset of the fields it
     may read."""
     out: set = set()
-    stack = [expr]
-    while stack:
-        e = stack.pop()
-        if isinstance(e, str):
-            out.add(e)
-        elif isinstance(e, (list, tuple)):
-            stack.extend(e)
-        elif is_dataclass(e):
-            if isinstance(e, A.Call) and e.name in decls.defines and e.name not in _seen:
-                out |= names_in(decls.defines[e.name].expr, decls, _seen | {e.name})
-            for f in fields(e):
-                if f.name != "span":
-                    stack.append(getattr(e, f.name))
+    for e in _nodes(expr):
+        for f in fields(e):
+            v = getattr(e, f.name)
+            out.update((v,) if isinstance(v, str) else (x for x in v if isinstance(x, str))
+                       if isinstance(v, (list, tuple)) else ())
+        if isinstance(e, A.Call) and e.name in decls.defines and e.name not in _seen:
+            out |= names_in(decls.defines[e.name].expr, decls, _seen | {e.name})
     return out
