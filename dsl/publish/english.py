@@ -825,6 +825,10 @@ def describe_define(d: A.DefineDecl, ctx: Ctx) -> str:
     if len(d.params) == 1 and types.get(d.params[0]) == CARD:
         c2 = params_ctx(ctx, d.name, ())
         c2.bind(d.params[0], CARD, Ref("the card", "its"))
+        if ctx.decls.typing.merged(d.expr) == FLAG:     # "can attack": a predicate, not a noun
+            words = human(d.name)
+            pred = words if words.split(" ", 1)[0] in AUXILIARIES else f"meets {quote(words)}"
+            return f"A card {pred} when {cond(d.expr, c2)}."
         return f"A card's {human(d.name)} is {np(d.expr, c2)}."
     if len(d.params) == 1 and types.get(d.params[0]) == ZONE:
         c2 = params_ctx(ctx, d.name, ())

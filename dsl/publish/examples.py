@@ -244,6 +244,13 @@ class Teller:
             return f"{E.clean(str(ev.get('card', 'A card')))} is turned face {ev.get('face', 'up')}."
         if kind in ("step", "round"):
             return None
+        if kind == "give out" and ev.get("attribute"):      # a number handed out from a supply: both by their names
+            attr = str(ev["attribute"])
+            supply, sep, tail = str(ev.get("text", "")).partition(
+                f"{attr} handed out one at a time from ")[2].partition(": ")
+            if sep:
+                return (f"{E.cap(field_label(self.d, attr))} handed out one at a time from "
+                        f"{field_label(self.d, supply)}: {E.clean(tail)}.")
         text = E.clean(str(ev.get("text", "")))
         for name in self.d.zones:
             text = text.replace(f"'s {name}", f"'s {zone_label(self.d, name)}")

@@ -668,8 +668,8 @@ class BookBuilder:
                 "before its costs are paid and before it waits on the stack. Each card chosen becomes the "
                 "target of the action at that moment, so abilities and answers can respond to it. When the "
                 "action resolves, each target is checked again: one that is no longer among those it could "
-                "be chosen from is left alone (the action fizzles for it), and an action none of whose "
-                "targets is still legal fizzles entirely: it resolves without effect."]))
+                "be chosen from is left alone (the action fizzles for it), and an action with no target "
+                "still legal fizzles entirely: it resolves without effect."]))
         if d.trigger_order:
             s = self.sub(sec, "Simultaneous triggers")
             keys = [E.describe_order_key(k, self.ctx) for k in d.trigger_order.keys]
