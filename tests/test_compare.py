@@ -113,7 +113,9 @@ def test_the_variant_changes_are_said_in_english(comparison):
 def test_an_overridden_end_check_and_an_added_one():
     changes = variant_changes(load_game(str(GAMES / "bid_row.cards")), load_game(str(GAMES / "bid_row_quick.cards")))
     assert changes[0].startswith("An end check is replaced: as soon as ")
-    assert "(“Twenty points”)" in changes[0] and "8" in changes[0]
+    # the new threshold is the variant's own define (bid_row_quick.cards): said by name, and its value
+    assert "(“Twenty points”)" in changes[0] and "at least the quick target" in changes[0]
+    assert "It adds a definition: The quick target is 8." in changes
     assert any(c.startswith("It adds an end check: as soon as the rounds played is at least 3") for c in changes)
 
 
