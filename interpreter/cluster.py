@@ -122,7 +122,8 @@ def run_on_cluster(address: str, game, players: int, seeds: list[int], max_steps
                 for record in future.result():
                     records[record["seed"]] = record
                     bar.advance(1)
-            except Exception as err:  # noqa: BLE001 - the chunk's games are crashed, the run goes on
+            # Dask re-raises the task's own exception, whatever its type: the chunk's games are crashed
+            except Exception as err:  # noqa: BLE001 - the run goes on
                 failed += 1
                 for seed in chunks[future]:
                     records[seed] = {"seed": seed, "status": "crashed", "error": _chunk_failed(err)}
@@ -181,6 +182,7 @@ def _worker_game(bundle: dict) -> tuple:
 def _load_bundle(bundle: dict) -> tuple:
     """Write the bundle's files into a fresh folder, load the game, remove the folder (the Game
     keeps its sources' text). (game, None, names) or (None, error, names)."""
+    from cardsmith.dsl.diagnostics import CardsmithError
     from cardsmith.dsl.loader import load_game
 
     from .simulate import _first_line
@@ -199,7 +201,7 @@ def _load_bundle(bundle: dict) -> tuple:
         names[str(root)] = bundle["names"][bundle["root"]]
         try:
             return load_game(str(root)), None, names
-        except Exception as err:  # noqa: BLE001 - every game of the chunk is reported as crashed
+        except CardsmithError as err:   # load_game's only failure: a bug in it is a located error too
             return None, _named_back(f"the worker could not load the game: {_first_line(err)}", names), names
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -109,6 +109,16 @@ def test_a_bundle_cannot_write_outside_its_folder():
     assert game is None and "outside the game's folder" in error
 
 
+def test_a_bundle_that_does_not_load_names_the_callers_file():
+    """A worker that cannot load the game (CardsmithError, the loader's only failure) reports its
+    first diagnostic, with the caller's path in place of the worker's temporary folder."""
+    bundle = {"root": "broken.cards", "files": {"broken.cards": "game \"x\":\n  players: two\n"},
+              "names": {"broken.cards": "/home/me/broken.cards"}, "digest": "broken"}
+    game, error, _ = cluster._load_bundle(bundle)
+    assert game is None and error.startswith("the worker could not load the game: E")
+    assert "/home/me/broken.cards" in error and "cardsmith-cluster-" not in error
+
+
 def test_a_failed_chunk_counts_its_games_as_crashed(monkeypatch, threads_cluster):
     """A task that fails outside the games (here: the worker's task raises for seed 3's chunk)
     costs its chunk's games, each recorded as crashed with its seed; the others are played."""

@@ -205,6 +205,9 @@ ALLOWED = {   # file -> why its catch-all is there (each re-raises as a located 
     "dsl/syntax_errors.py": "explaining a syntax error never turns one error into a crash",
     "interpreter/cli.py": "the CLI's top-level guard: an internal error line, never a traceback",
     "interpreter/simulate.py": "a crashed game is counted and reported, not fatal to the run",
+    "interpreter/cluster.py": ("a remote task's failure: Dask re-raises the worker's exception with whatever type "
+                               "it had (a bug, a lost worker, a worker's full disk); the chunk's games are recorded "
+                               "as crashed with that type and message, and the run goes on, as for a lost local worker"),
 }
 
 
