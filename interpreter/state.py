@@ -67,6 +67,9 @@ REGISTERS = {
     # not in a frame: a card's own entry in GameState.cards, beside its fields
     "$seen_by": "the seats that looked at the card (`looks at`) since it last moved or was shuffled "
                 "(machine.look; read by visibility.card_seers and Engine.view)",
+    # not in a frame nor in the state: a key of the machine's own tables
+    "$game": "the target of a modifier of a game attribute (`modify hand_limit by 2`), where a card or a "
+             "seat would stand for a card's field or a player's attribute (machine.GAME, modified_game)",
 }
 
 FIELDS = ("zones", "card_zone", "face_up", "cards", "owner", "players", "out", "game", "frames",
