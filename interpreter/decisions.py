@@ -6,7 +6,7 @@ the machine with a pending decision (player, prompt, options, labels) kept in th
 so a game can be saved at any decision; `Engine.decide(i)` answers it. From no options the
 name is `none` and nobody is asked; one option is taken at once and logged as "forced". A
 scenario's `give` scripts answers in advance (docs/language.md, "Scenario statements:
-`give`, `expect`, `play`"): they are taken in order by the questions that have more than one
+`give`, `expect`, `play`, `stack`"): they are taken in order by the questions that have more than one
 option (one with a single option is not asked), and an option may be named by its label; an
 answer never used fails the scenario (interpreter/scenario.py).
 

@@ -43,7 +43,7 @@ def test_each_module_cites_real_rulebook_sections():
     for module, wanted in ((triggers, {"`when`: triggered abilities", "`order simultaneous triggers`",
                                        "`instead of`: replacement effects", "How a game runs"}),
                            (decisions, {"Choices: `chooses`, `may`, `secretly chooses`",
-                                        "Scenario statements: `give`, `expect`, `play`"})):
+                                        "Scenario statements: `give`, `expect`, `play`, `stack`"})):
         sections = cited(module.__doc__, "language.md")
         assert wanted <= set(sections), (module.__name__, sections)
         assert set(sections) <= language, (module.__name__, set(sections) - language)
