@@ -185,18 +185,27 @@ def _strings(value):
 
 def may_see(eng: Engine, p: int, c: int) -> bool:
     """Whether player p is entitled to see card c's face where it lies now (or looked at it,
-    `p looks at ...`, since it came there: the machine keeps who in the card's `$seen_by`)."""
+    `p looks at ...`, since it came there: the machine keeps who in the card's `$seen_by`).
+    Written from docs/language.md "Hidden information and views", not from
+    interpreter/visibility.py, so that it can catch that module showing too much. A board's
+    places are zones declared public (shared, unordered), so they follow the public rule."""
     st_ = eng.state
     if p in st_.cards[c].get("$seen_by", ()):
         return True
     key = st_.card_zone[c]
     name, _, seat = key.partition(":")
-    vis = eng.game.decls.zones[name].visibility
-    if vis == "public":
-        return bool(st_.face_up[c])
-    if vis == "owner":
-        return seat != "" and int(seat) == p
-    return False
+    decl = eng.game.decls.zones[name]
+    owner = int(seat) if seat != "" else None       # a shared zone belongs to nobody
+    face_up = bool(st_.face_up[c])
+    if decl.visibility == "public":
+        # face up: everyone; face down: nobody, but the owner of a zone declared
+        # `face down known to its owner`
+        return face_up or (decl.owner_knows and owner == p)
+    if decl.visibility == "owner":                  # face up or down: its owner alone
+        return owner == p
+    if decl.visibility == "others":                 # `seen by the others`: all but its owner
+        return owner is None or owner != p
+    return False                                    # hidden: a count only
 
 
 def view_leaks(eng: Engine, p: int, view: dict) -> list[str]:
