@@ -231,6 +231,17 @@ def view_leaks(eng: Engine, p: int, view: dict) -> list[str]:
                 problems.append(f"{key}: shows {entry!r}, which player {p} may not see")
             if entry is not None and entry != st_.cards[c]["name"]:
                 problems.append(f"{key}: shows {entry!r} for {st_.cards[c]['name']!r}")
+        # a card whose face p may not see shows its back: its type and the fields its type's
+        # `back shows:` names, as they are now (None when it names none); a shown face, and a
+        # card of a hidden zone (listed only for what p looked at), no back
+        hidden = eng.game.decls.zones[key.partition(":")[0]].visibility == "hidden"
+        for i, (entry, c) in enumerate(zip(zv["cards"], cards)):
+            back = zv.get("backs", [None] * len(cards))[i]
+            fields = eng.game.decls.card_types[st_.cards[c]["type"]].back
+            want = ({"type": st_.cards[c]["type"], **{f: st_.cards[c].get(f) for f in fields}}
+                    if entry is None and fields and not hidden else None)
+            if back != want:
+                problems.append(f"{key}: card {i + 1}'s back shows {back!r}, not {want!r}")
     return problems
 
 
