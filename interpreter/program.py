@@ -103,10 +103,10 @@ class Program:
         self.order_keys = self._order_keys()
         self.order_by_seat_only = all(fn == "seat" for fn, _ in self.order_keys)
         self.scenarios = {s.name: self._code(f"scenario {s.name}", s.body, Scope()) for s in d.scenarios}
-
-    # ------------------------------------------------------------------ code building
         # zones that discard down past their cap (interpreter/caps.py): built last, so no other id moves
         self.discards = caps.build(self)
+
+    # ------------------------------------------------------------------ code building
     def new_code(self, name: str) -> Code:
         code = Code(len(self.codes), name)
         self.codes.append(code)
