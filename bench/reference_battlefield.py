@@ -419,27 +419,41 @@ class Battlefield:
             self.move_all(list(column_a), self.graveyard)
 
     def judge_columns(self):
+        """Steps 4 and 5: every column's total written down at the same moment, then settled."""
         a, b = self.players
-        totals = [(self.column_total(a.line[i], a), self.column_total(b.line[i], b)) for i in range(3)]
+        self.totals = [[self.column_total(a.line[i], a), self.column_total(b.line[i], b)] for i in range(3)]
+        self.settle_written()
+
+    def settle_written(self):
+        a, b = self.players
         for i in range(3):
-            self.settle(a, a.line[i], totals[i][0], b, b.line[i], totals[i][1])
+            self.settle(a, a.line[i], self.totals[i][0], b, b.line[i], self.totals[i][1])
+
+    def _column_forces(self, sign):
+        for k, p in enumerate(self.players):
+            for i in range(3):
+                self.totals[i][k] += sign * self.column_total(p.line[i], p)
 
     def break_ties(self):
+        """Step 6: a tied column's total goes on from its tie score; the cards added are worth what
+        they change in their column's Force (the game's interpretation note)."""
         a, b = self.players
         self.tie_break = True
         while any(a.line) or any(b.line):
             if not a.can_add() and not b.can_add():
                 self.move_all(self.battlefield(), self.graveyard)
                 break
-            for i in range(3):
-                za, zb = a.line[i], b.line[i]
-                if (za or zb) and self.column_total(za, a) == self.column_total(zb, b):
-                    if a.can_add():
-                        self.place_face_down(a, za)
-                    if b.can_add():
-                        self.place_face_down(b, zb)
+            tied = [i for i in range(3)
+                    if self.totals[i][0] == self.totals[i][1] and (a.line[i] or b.line[i])]
+            self._column_forces(-1)
+            for i in tied:
+                if a.can_add():
+                    self.place_face_down(a, a.line[i])
+                if b.can_add():
+                    self.place_face_down(b, b.line[i])
             self.flip_battlefield()
-            self.judge_columns()
+            self._column_forces(+1)
+            self.settle_written()
         self.tie_break = False
 
     def clear_battlefield(self):
