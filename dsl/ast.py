@@ -280,6 +280,15 @@ class IsFace:
 
 
 @dataclass(frozen=True, slots=True)
+class HasSeen:
+    """`p has seen c` / `c is known to p`: p knows the card's face (docs/language.md, "Who has
+    seen a card")"""
+    span: Span
+    player: "Expr"
+    card: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
 class HasKeyword:
     """`c has keyword Weapon` / `c has no keyword Weapon`"""
     span: Span
@@ -493,7 +502,7 @@ Expr = Union[Num, Text, Bool, Nothing, Name, Call, FieldAccess, Possessive, Your
              CardsIn, EveryZone, TopCard, TopCards, ActivePlayer, This, You, SeatPlayer, WinnersExpr, StackExpr, PlayersExpr,
              AllPlayers, Opponents, ListExpr, WhereExpr, ExprMap, OrChain, AndChain, NotOp,
              Compare, IsEmpty, IsIn, IsA, Arith, Neg,
-             IsFace, HasKeyword, CondExpr, ItemOf, RandomPick, RandomNumber, SortedExpr, CurrentStep,
+             IsFace, HasSeen, HasKeyword, CondExpr, ItemOf, RandomPick, RandomNumber, SortedExpr, CurrentStep,
              SeatOf, SeatExpr, SeatsFrom, Modulo, NumberRange, PositionIn, CardFrom, Otherwise,
              GroupsOf, SubsetsOf, BestArrangement,
              PlacesAdjacent, PlacesWithin, PlacesOf, DistanceBetween, ShortestPath, PlaceMark]
@@ -1028,6 +1037,7 @@ class GameDecl:
     source: str
     docs: tuple[str, ...]
     players_span: Span | None = None     # the `players:` line, where E0103 points
+    remembers: bool = False              # `remember seen cards`: the engine keeps who has seen each card
 
 
 @dataclass(frozen=True, slots=True)
@@ -1059,6 +1069,18 @@ class CardTypeDecl:
     keywords: tuple[KeywordUse, ...]
     back: tuple[str, ...] = ()          # `back shows: tier`: fields printed on the back (docs/language.md, "Card backs")
     back_span: Span | None = None
+    parts: tuple["PartsDecl", ...] = ()  # `parts belts: 2` (docs/language.md, "Parts of a card")
+
+
+@dataclass(frozen=True, slots=True)
+class PartsDecl:
+    """`parts belts "Asteroid Belt": 2` then fields on indented lines: each card of the type has
+    that many belts (or its table row's `belts` cell), each with its own values of the fields."""
+    span: Span
+    name: str
+    label: str | None
+    count: int
+    fields: tuple[FieldDecl, ...]
 
 
 @dataclass(frozen=True, slots=True)

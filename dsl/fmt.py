@@ -155,9 +155,9 @@ def _lines(toks: list[Tok], recover: bool = False) -> list[_Line]:
 
 def _make_line(tokens: list[Tok], lead: str, more: bool, cont: bool) -> _Line:
     width = lead.count(" ") + lead.count("\t") * TAB_WIDTH
-    if more:
+    if more and tokens:
         kind = "more"
-    elif not tokens:
+    elif not tokens:        # an empty line after a backslash too: it ends the continued line
         kind = "blank"
     elif all(t.kind == "comment" for t in tokens):
         kind = "comment"

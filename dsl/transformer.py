@@ -143,7 +143,8 @@ class ToAst(Transformer):
                 source = item[1]
             elif isinstance(item, A.DocItem):
                 docs.append(item.text)
-        return A.GameDecl(self._span(meta), title, lo, hi, summary, source, tuple(docs), players_span)
+        remembers = any(item == ("remember",) for item in ch[1:])
+        return A.GameDecl(self._span(meta), title, lo, hi, summary, source, tuple(docs), players_span, remembers)
 
     def players_item(self, meta, ch):
         return ("players", self._players(ch[0]), self._players(ch[1]), self._span(meta))
@@ -153,6 +154,9 @@ class ToAst(Transformer):
 
     def source_item(self, meta, ch):
         return ("source", self._text(ch[0]))
+
+    def remember_item(self, meta, ch):
+        return ("remember",)
 
     def doc_item(self, meta, ch):
         return A.DocItem(self._span(meta), self._text(ch[0]))
@@ -198,7 +202,14 @@ class ToAst(Transformer):
             self._docs(items), blank,
             tuple(i for i in items if isinstance(i, _ABILITIES)),
             tuple(i for i in items if isinstance(i, A.KeywordUse)),
-            tuple(n for b in backs for n in b[1]), backs[0][2] if backs else None)
+            tuple(n for b in backs for n in b[1]), backs[0][2] if backs else None,
+            tuple(i for i in items if isinstance(i, A.PartsDecl)))
+
+    def parts_item(self, meta, ch):
+        label = self._text(ch[1]) if _is_tok(ch[1], "STRING") else None
+        rest = ch[2 if label is not None else 1:]
+        return A.PartsDecl(self._span(meta), str(ch[0]), label, int(str(rest[0])),
+                           tuple(i for i in rest[1:] if isinstance(i, A.FieldDecl)))
 
     def blank_item(self, meta, ch):
         return ("blank", ch[0])
@@ -921,6 +932,12 @@ class ToAst(Transformer):
     # ---- the expressions of issue 10 (face, keywords, if-then-else, lists, random, sort, seats)
     def is_face(self, meta, ch):
         return A.IsFace(self._span(meta), ch[0], ch[1] == "up")
+
+    def has_seen(self, meta, ch):
+        return A.HasSeen(self._span(meta), ch[0], ch[1])
+
+    def is_known_to(self, meta, ch):
+        return A.HasSeen(self._span(meta), ch[1], ch[0])
 
     def has_keyword(self, meta, ch):
         return A.HasKeyword(self._span(meta), ch[0], str(ch[1]), False)

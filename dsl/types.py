@@ -26,6 +26,24 @@ DIE = "die"
 DIE_FIELDS = {"face": ("list", "text"), "die": "text", "rerolled": "flag"}
 
 
+def part_of(name: str) -> tuple:
+    """The type of one part of a card (`parts belts: 2` in a card type): ("part", "belts")."""
+    return ("part", name)
+
+
+def is_part(t) -> bool:
+    return isinstance(t, tuple) and t[0] == "part"
+
+
+def part_decl(d, name: str):
+    """The `parts` declaration named `name` in some card type, or None."""
+    for ct in d.card_types.values():
+        for pd in getattr(ct, "parts", ()):
+            if pd.name == name:
+                return pd
+    return None
+
+
 def list_of(t) -> tuple:
     return ("list", t)
 
@@ -44,6 +62,8 @@ def show(t) -> str:
         return f"a list of {plural(t[1])}"
     if isinstance(t, tuple) and t[0] == "enum":
         return f"a {t[1]}"
+    if is_part(t):
+        return f"a part '{t[1]}' of a card"
     return {NUMBER: "a number", FLAG: "yes/no", TEXT: "a text", PLAYER: "a player", CARD: "a card",
             ZONE: "a zone", NONE: "none", ANY: "a value", DIE: "a die of a pool"}.get(t, str(t))
 
@@ -54,6 +74,8 @@ def plural(t) -> str:
         return "lists"
     if isinstance(t, tuple) and t[0] == "enum":
         return f"{t[1]} values"
+    if is_part(t):
+        return f"parts '{t[1]}' of cards"
     return {NUMBER: "numbers", FLAG: "yes/no values", TEXT: "texts", PLAYER: "players", CARD: "cards",
             ZONE: "zones", NONE: "nones", ANY: "values", DIE: "dice"}.get(t, f"{t}s")
 
@@ -241,12 +263,15 @@ class Typer:
             for fd in ct.fields:
                 if fd.name == name:
                     return self.field_type(fd)
+            if any(pd.name == name for pd in ct.parts):     # `belts of c`: the card's parts, in order
+                return list_of(part_of(name))
         return None
 
     def all_card_fields(self):
         names = {"name", "type", *CARD_PSEUDO_FIELDS}
         for ct in self.d.card_types.values():
             names.update(f.name for f in ct.fields)
+            names.update(pd.name for pd in ct.parts)
         return names
 
     # ------------------------------------------------------------------ expressions
@@ -409,6 +434,15 @@ class Typer:
         if obj_t == ZONE and (pt := self.place_field_type(name)) is not None:   # a place's field
             return pt
         if obj_t == ANY:
+            return ANY
+        if is_part(obj_t):              # a part of a card: its own fields (`b's built`)
+            pd = part_decl(self.d, obj_t[1])
+            fd = next((f for f in pd.fields if f.name == name), None) if pd is not None else None
+            if fd is not None:
+                return self.field_type(fd)
+            known = [f.name for f in pd.fields] if pd is not None else []
+            self.report("E0402", f"a part '{obj_t[1]}' of a card has no '{name}'", span,
+                        suggest(name, known) or f"its fields are {', '.join(known) or 'none'}")
             return ANY
         if obj_t == DIE:
             if name in DIE_FIELDS:
@@ -680,6 +714,12 @@ class Typer:
     # ------------------------------------------------------------------ issue 10's expressions
     def t_IsFace(self, e, sc):
         self.want(e.operand, CARD, sc)
+        return FLAG
+
+    def t_HasSeen(self, e, sc):
+        self.want(e.player, PLAYER, sc)
+        self.want(e.card, CARD, sc)
+        self.d.remembers = True         # a game that asks keeps the memory (docs/language.md)
         return FLAG
 
     def t_HasKeyword(self, e, sc):

@@ -19,6 +19,7 @@ from . import compile_lang as _lang
 from . import compile_positions as _positions
 from . import compile_combos as _combos
 from . import compile_boards as _boards
+from . import parts as _parts
 from .errors import RuleError, charge
 
 _MISSING = object()
@@ -169,6 +170,8 @@ class ExprCompiler:
             return lambda m, env: env[n]
         if kind == "it":
             return lambda m, env: env["$it"]
+        if kind in ("it_field", "this_field") and n in self.p.part_labels:     # `belts`: the card's parts
+            return self._possessive(None, CARD, n, "$it" if kind == "it_field" else "$this")
         if kind == "it_field":
             return self._card_field(None, n, "$it")
         if kind == "this_field":
@@ -354,6 +357,12 @@ class ExprCompiler:
             return lambda m, env: None if (d := owner_fn(m, env)) is None else d[name]
         if owner_t == ZONE:             # a place's field (`place has:` of a board)
             return _boards.place_field(self, owner_fn, name, key)
+        if owner_t.__class__ is tuple and owner_t[0] == "part":     # a part's field (interpreter/parts.py)
+            return _parts.reader(owner_fn, name, key)
+        if owner_t == CARD and name in self.p.part_labels:          # `belts of c`: the card's parts
+            if key is not None:
+                return lambda m, env: _parts.parts_of(m, env[key], name)
+            return lambda m, env: _parts.parts_of(m, owner_fn(m, env), name)
         return self._card_field(owner_fn, name, key)
 
     def x_Possessive(self, e, sc):
@@ -741,6 +750,7 @@ class ExprCompiler:
     x_RandomPick, x_RandomNumber, x_SortedExpr = _lang.x_RandomPick, _lang.x_RandomNumber, _lang.x_SortedExpr
     x_CurrentStep, x_SeatOf, x_SeatExpr, x_SeatsFrom = _lang.x_CurrentStep, _lang.x_SeatOf, _lang.x_SeatExpr, _lang.x_SeatsFrom
     x_Modulo, b_last = _lang.x_Modulo, _lang.b_last
+    x_HasSeen = _lang.x_HasSeen
     # issue 18's: numbers as options, positions, defaults (interpreter/compile_positions.py)
     x_NumberRange, x_PositionIn = _positions.x_NumberRange, _positions.x_PositionIn
     x_CardFrom, x_Otherwise = _positions.x_CardFrom, _positions.x_Otherwise

@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.registry import STATEMENT, dispatch
-from cardsmith.dsl.types import ANY, PLAYER, ZONE, Scope, is_list
+from cardsmith.dsl.types import ANY, PLAYER, ZONE, Scope, is_list, is_part, part_decl
 
 from cardsmith.dsl.registry import ELIMINATED, FLIPPED, MOVED, REVEALED, STEP_ENDED, STEP_STARTED, TURN_STARTED
 
 from . import compile_scenario as _scn
 from . import compile_dice as _dice
 from . import compile_boards as _boards
+from . import parts as _parts
 from .blocks import Snippet
 from .compile_expr import no_zone
 from .compile_positions import NONE_NUMBER_HINT
@@ -96,6 +97,12 @@ def skip_step(m, kind: str, name: str, span) -> None:
     m.st.skips.remove(name)
     if m.log.on:
         m.log.emit(m, "skip", span, {"name": name}, f"{kind} {name} is skipped")
+
+
+def _part_fd(d, part_t, name):
+    """The declaration of field `name` of the parts `part_t` names (its bounds clamp a set)."""
+    pd = part_decl(d, part_t[1])
+    return next((f for f in pd.fields if f.name == name), None) if pd is not None else None
 
 
 class StmtCompiler:
@@ -201,6 +208,8 @@ class StmtCompiler:
                 return (lambda m, env: m.players[owner(m, env)][n]), ("player", owner, n), fd
             if owner_t == ZONE:                 # a place's field
                 return _boards.field_setter(self, owner, n, target.span)
+            if is_part(owner_t):                # a part of a card's field (interpreter/parts.py)
+                return _parts.reader(owner, n), ("part", owner, n), _part_fd(self.d, owner_t, n)
             return (lambda m, env: m.cards[owner(m, env)].get(n)), ("card", owner, n), self._card_fd(n)
         if isinstance(target, A.FieldAccess):
             obj = self.cx(target.obj, ctx)
@@ -210,6 +219,8 @@ class StmtCompiler:
                 return (lambda m, env: m.players[obj(m, env)][n]), ("player", obj, n), self.d.player_fields.get(n)
             if t == ZONE:
                 return _boards.field_setter(self, obj, n, target.span)
+            if is_part(t):
+                return _parts.reader(obj, n), ("part", obj, n), _part_fd(self.d, t, n)
             return (lambda m, env: m.cards[obj(m, env)].get(n)), ("card", obj, n), self._card_fd(n)
         raise RuleError("this cannot be changed", target.span)
 
@@ -219,7 +230,8 @@ class StmtCompiler:
         sc = ctx.sc
         if isinstance(target, A.PlaceMark) or (
                 isinstance(target, (A.Possessive, A.FieldAccess))
-                and self.x.type_of(target.owner if isinstance(target, A.Possessive) else target.obj, sc) == ZONE):
+                and ((ot := self.x.type_of(target.owner if isinstance(target, A.Possessive) else target.obj, sc)) == ZONE
+                     or is_part(ot))):      # a part's field: the closure sets it (interpreter/parts.py)
             return None
         if isinstance(target, A.Name):
             n = target.name

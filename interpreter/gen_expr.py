@@ -21,7 +21,7 @@ from __future__ import annotations
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.bounds import MAX_RUNTIME_NUMBER
 from cardsmith.dsl.registry import BUILTIN_FUNCTIONS
-from cardsmith.dsl.types import ANY, PLAYER, ZONE, Scope, is_list
+from cardsmith.dsl.types import ANY, CARD, PLAYER, ZONE, Scope, is_list
 
 from .compile_expr import _ALWAYS_LISTS, _LIST_BUILTINS, _may_hold_lists, no_collection, no_zone, too_large
 from .compile_positions import NONE_NUMBER_HINT
@@ -318,6 +318,8 @@ class ExprGen:
             return self.local(n, g)
         if kind == "it":
             return self.it(g)
+        if kind in ("it_field", "this_field") and n in self.p.part_labels:
+            return None             # a card's parts: the closure reads them (interpreter/parts.py)
         if kind == "it_field":
             return self.card_field(self.it(g), n, g)
         if kind == "this_field":
@@ -374,6 +376,8 @@ class ExprGen:
             return f"(None if ({t} := {owner}) is None else {t}[{name!r}])"
         if owner_t == ZONE:         # a place's field: the closure reads it (interpreter/compile_boards.py)
             return None
+        if (owner_t.__class__ is tuple and owner_t[0] == "part") or (owner_t == CARD and name in self.p.part_labels):
+            return None             # a card's parts, a part's field: the closure reads them (interpreter/parts.py)
         return self.card_field(owner, name, g)
 
     def g_FieldAccess(self, e, sc, g):

@@ -18,6 +18,7 @@ from cardsmith.dsl.bounds import MAX_LOG_BYTES, MAX_RUNTIME_STRING
 
 from .errors import RuleError
 from .dice import die_label, is_die
+from .parts import is_part, label as part_label
 from .visibility import EVERYONE, back_of, card_seers, unseen_label
 
 # What an event costs the log besides its text: the keys `n`, `round`, `event`, `rule`,
@@ -109,6 +110,8 @@ class EventLog:
             return [self.value(m, x) for x in v]
         if v.__class__ is dict and is_die(v):      # a die of a pool: `White die 3 (Aim+Aim)`
             return die_label(v)
+        if v.__class__ is dict and is_part(v):     # a part of a card: `Jita's Asteroid Belt 2`
+            return part_label(m, v, m.prog.part_labels)
         return v
 
     def typed(self, m, v, t):
@@ -251,6 +254,8 @@ class EventLog:
             return self.zone_name(m, v)
         if v.__class__ is dict and is_die(v):
             return die_label(v)
+        if v.__class__ is dict and is_part(v):
+            return part_label(m, v, m.prog.part_labels)
         if isinstance(v, list):      # a list built while playing: its label is bounded
             return "".join(p.text if isinstance(p, Seen) else p
                            for p in self.typed_parts(m, v, None, None, budget=budget))

@@ -18,6 +18,7 @@ from cardsmith.dsl.registry import (ELIMINATED, FLIPPED, MOVED, REVEALED, ROUND_
 from cardsmith.dsl.types import CARD, PLAYER, ZONE
 
 from . import caps
+from . import parts as _parts
 from . import rng as R
 from .errors import GameAborted, RuleError, charge
 from .compile_boards import assign_place
@@ -116,6 +117,11 @@ class Machine(Triggers, Decisions, Scenarios):
         self.scenario = False      # a scenario goes on after the game ends, to check its expectations
         self.tally = None          # a simulation's counts (interpreter/report.py Tally), set by Engine
         self.resets = turn_memory(program.game, n_players)
+        # `remember seen cards` (or a `has seen` in the game): every seat that sees a card's face
+        # is kept in its `$seen_by` until the card is shuffled, and `revealed` is raised only for
+        # a card every player now knows that someone just learned (docs/language.md, "Who has
+        # seen a card")
+        self.remembers = program.decls.remembers
         self.attach(state)
 
     def attach(self, state: GameState) -> None:
@@ -130,7 +136,7 @@ class Machine(Triggers, Decisions, Scenarios):
         self._stacked = (None, set())
         # whether some card is known to a player who looked at it (`looks at`): only then do
         # moves and shuffles have knowledge to forget
-        self.looks = any("$seen_by" in c for c in state.cards)
+        self.looks = self.remembers or any("$seen_by" in c for c in state.cards)
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> None:
@@ -338,7 +344,11 @@ class Machine(Triggers, Decisions, Scenarios):
         # where the cards came from matters only to the log and to `moved` / `revealed` triggers
         watched = self.log.on or self.move_triggers or self.tally is not None
         sources = []
-        was_visible = self._visible(cards) if REVEALED in self.listened else ()
+        remembers = self.remembers
+        if remembers:               # who knew each card before (the memory and where it lay)
+            knew, was_visible = [self.knowers(c) for c in cards], ()
+        else:
+            was_visible = self._visible(cards) if REVEALED in self.listened else ()
         # who could see the one card before it moved may read its name in the log
         before = card_seers(self, cards[0]) if self.log.on and len(cards) == 1 else None
         up = None if face is None else face == "up"
@@ -363,19 +373,46 @@ class Machine(Triggers, Decisions, Scenarios):
                 owner[c] = owner_seat
         self.dirty |= ZONES
         self.ver += 1
-        if self.looks:              # a card looked at is known only where it was seen
+        learned = None
+        if remembers:               # a remembered card stays known wherever it goes
+            learned = self._learn(cards, knew)
+        elif self.looks:            # a card looked at is known only where it was seen
             self._forget(cards)
         if watched:
-            self._moved(cards, sources, was_visible, key, place, face, public, span, before)
+            self._moved(cards, sources, was_visible, key, place, face, public, span, before, learned)
         return True
 
     def _visible(self, cards) -> list:
-        """Which cards are face up in a public zone: "revealed" means unknown → known. (Not a
-        comprehension inside `move`: that would turn move's locals into slower closure cells.)"""
+        """For each card, None when it is face up in a public zone ("revealed" means unknown →
+        known), else the seats that could see it (so the seats that learn it, if it is revealed,
+        are the others). (Not a comprehension inside `move`: that would turn move's locals into
+        slower closure cells.)"""
         face_up, card_zone = self.st.face_up, self.st.card_zone
-        return [face_up[c] and self.zone_info[card_zone[c]][2] for c in cards]
+        return [None if face_up[c] and self.zone_info[card_zone[c]][2] else self.knowers(c) for c in cards]
 
-    def _moved(self, cards, sources, was_visible, key, place, face, public, span, before=None) -> None:
+    def knowers(self, card: int) -> list:
+        """The seats that know `card` now: who may see it where it lies, and who remembers it
+        (interpreter/visibility.py `card_seers`), in seat order."""
+        who = card_seers(self, card)
+        return [s for s in range(self.n_players) if s in who]
+
+    def _learn(self, cards, knew) -> list:
+        """The memory (`remember seen cards`): each seat that knew a card before a change (`knew`)
+        or sees it after is kept in its `$seen_by`. Gives the `revealed` parameters of the cards
+        every seat now knows that some seat did not know before: {"card", "learners"}."""
+        out = []
+        n = self.n_players
+        for c, was in zip(cards, knew):
+            known = sorted(set(was).union(self.knowers(c)))
+            held = self.cards[c]
+            if known and held.get("$seen_by") != known:
+                held["$seen_by"] = known
+            if len(known) == n and len(was) < n:
+                out.append({"card": c, "learners": [s for s in known if s not in was]})
+        return out
+
+    def _moved(self, cards, sources, was_visible, key, place, face, public, span, before=None,
+               learned=None) -> None:
         if self.tally is not None:      # who had, drew and played which card (docs/simulate.md)
             self.tally.moved(self, cards, sources, key)
         if self.log.on:
@@ -383,21 +420,29 @@ class Machine(Triggers, Decisions, Scenarios):
         if MOVED in self.listened:
             self.announce_all(MOVED, [{"card": c, "from_zone": src, "to_zone": key}
                                         for c, src in zip(cards, sources)], span)
-        if REVEALED in self.listened and public:
-            self.announce_all(REVEALED, [{"card": c} for c, was_up in zip(cards, was_visible)
-                                           if self.st.face_up[c] and not was_up], span)
+        if REVEALED in self.listened:
+            if learned is not None:     # remembered: revealed once, to those who did not know it
+                if learned:
+                    self.announce_all(REVEALED, learned, span)
+            elif public:
+                n = self.n_players
+                self.announce_all(REVEALED, [{"card": c, "learners": [s for s in range(n) if s not in was]}
+                                             for c, was in zip(cards, was_visible)
+                                             if self.st.face_up[c] and was is not None], span)
         if self.prog.discards:      # past a zone's cap: its owner discards down (interpreter/caps.py)
             caps.over(self, key)
 
     def _public(self, key) -> bool:
         return self.prog.decls.zones[key.partition(":")[0]].visibility == "public"
 
-    def look(self, player, cards: list, span) -> None:
+    def look(self, player, cards: list, span) -> bool | None:
         """`p looks at ...`: each card is known to p (`$seen_by`, read by interpreter/visibility.py)
-        until it moves or its zone is shuffled; the log names them to whoever may see them now."""
+        until it moves or its zone is shuffled (with `remember seen cards`, until it is shuffled);
+        the log names them to whoever may see them now."""
         cards = [c for c in cards if c is not None]
         if player is None or not cards:
             return
+        knew = [self.knowers(c) for c in cards] if self.remembers else None
         for c in cards:
             held = self.cards[c]
             seen = held.get("$seen_by", [])
@@ -411,6 +456,12 @@ class Machine(Triggers, Decisions, Scenarios):
                     parts.append(" and " if i == len(cards) - 1 else ", ")
                 parts.append(self.log.card(self, c))
             self.log.emit(self, "look", span, {"player": player, "count": len(cards)}, parts)
+        if knew is not None:        # remembered: the last player to look at a card reveals it
+            learned = self._learn(cards, knew)
+            if learned and REVEALED in self.listened:
+                self.announce_all(REVEALED, learned, span)
+                return True         # a trigger may be waiting: the loop looks (interpreter/blocks.py)
+        return None
 
     def _forget(self, cards) -> None:
         """Cards that move or are shuffled are no longer known to those who looked at them."""
@@ -429,8 +480,12 @@ class Machine(Triggers, Decisions, Scenarios):
 
     def flip(self, cards: list, up: bool, span) -> bool | None:
         flipped = []
+        remembers = self.remembers
+        knew = [] if remembers or (up and REVEALED in self.listened) else None
         for c in cards:
             if self.st.face_up[c] != up:
+                if knew is not None:    # who knew it before it turned: the learners are the others
+                    knew.append(self.knowers(c))
                 before = card_seers(self, c) if self.log.on else None
                 self.st.face_up[c] = up
                 self.dirty |= ZONES
@@ -442,8 +497,15 @@ class Machine(Triggers, Decisions, Scenarios):
         # one flip of several cards is one moment: their triggers are ordered together
         if flipped and FLIPPED in self.listened:
             self.announce_all(FLIPPED, [{"card": c} for c in flipped], span)
-        if flipped and up and REVEALED in self.listened:
-            self.announce_all(REVEALED, [{"card": c} for c in flipped if self._public(self.st.card_zone[c])], span)
+        if remembers:               # remembered: revealed once, to those who did not know it
+            learned = self._learn(flipped, knew)
+            if learned and REVEALED in self.listened:
+                self.announce_all(REVEALED, learned, span)
+        elif flipped and up and REVEALED in self.listened:
+            n = self.n_players
+            self.announce_all(REVEALED, [{"card": c, "learners": [s for s in range(n) if s not in was]}
+                                         for c, was in zip(flipped, knew) if self._public(self.st.card_zone[c])],
+                              span)
         return True
 
     def assign(self, kind: str, owner, name: str, value, span) -> bool:
@@ -451,6 +513,8 @@ class Machine(Triggers, Decisions, Scenarios):
             raise too_large(value, span)
         if kind in ("place", "mark"):     # a place's field, a player's mark on a place (compile_boards.py)
             return assign_place(self, kind, owner, name, value, span)
+        if kind == "part":                # a part of a card's field (interpreter/parts.py)
+            return _parts.assign(self, owner, name, value, span, ATTRS)
         if kind == "game":
             self.st.game[name] = value
         elif kind == "player":

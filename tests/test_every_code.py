@@ -287,6 +287,7 @@ CASES: tuple[Case, ...] = (
     Case("E0111", 3, checked(HEAD + "override as soon as count(players) = 1:\n    first(players) wins\n")),
     Case("E0112", 3, checked(HEAD + "zone pool: shared, face down known to its owner\n")),
     Case("E0120", 5, checked(HEAD + "card type System:\n    tier: number\n    back shows: teir\n")),
+    Case("E0135", 5, checked(HEAD + "card type System:\n    tier: number\n    parts tier: 2\n        built: flag = no\n")),
     # --- names (dsl/types.py, dsl/checks/) ---
     Case("E0201", 4, checked(HEAD + 'setup:\n    for each p in playerz:\n        say "hi"\n')),
     Case("E0202", 3, checked(HEAD + "as soon as frist(players) = none:\n    the game is a draw\n")),
@@ -362,6 +363,7 @@ CASES: tuple[Case, ...] = (
                                                           '        text:\n            say "b"'))),
     Case("E0511", 9, checked(_table("| name | home |", '| "A" | camp |', field="home: zone",
                                     zone="zone box: shared\nzone camp: per player"))),
+    Case("E0530", 9, checked(_table("| name | belts |", '| "A" | 500 |', field="parts belts: 2\n        built: flag = no"))),
     Case("E0520", 8, checked(_table("| name | escort |", '| "A" | ["A"] |', field="escort: list of Unit"))),
     # --- decks (dsl/decks.py, interpreter/decks.py) ---
     Case("E0601", 8, checked(_deck_game("exactly 2 C", head="decks from deck into deck:"))),

@@ -12,7 +12,7 @@ from ..diagnostics import DiagnosticSink
 from ..model import BUILTIN_EVENTS, Declarations
 from ..registry import STATEMENT, dispatch
 from ..types import (ANY, CARD, CARD_PSEUDO_FIELDS, FLAG, NONE, NUMBER, PLAYER, TEXT, ZONE, Scope, Typer,
-                     compatible, elem, example, is_list, list_of, show, suggest)
+                     compatible, elem, example, is_list, is_part, list_of, show, suggest)
 
 MAX_SETTLE_ROUNDS = 10      # replacement parameter types feeding calls feeding types: bounded
 
@@ -243,6 +243,10 @@ class BodyChecker:
             if e.name in CARD_PSEUDO_FIELDS and e.name not in self.d.player_fields:
                 self._report("E0410", f"a card's {e.name} is kept by the engine and cannot be set", e.span,
                                 "move the card instead")
+                return ANY
+            if is_list(t) and is_part(t[1]):       # `set c's belts to ...`: a card's parts are declared
+                self._report("E0410", f"the {e.name} of a card cannot be set: how many it has is its own", e.span,
+                             f"set a field of one of them: set (item 1 of c's {e.name})'s ... to ...")
                 return ANY
             if t == ZONE and self._names_a_zone(e, sc):     # `p's deck`; a field of zone type may be set
                 self._report("E0410", "a zone cannot be set", e.span, "move cards into it instead")

@@ -8,7 +8,7 @@ against its field's type and bounds.
 from __future__ import annotations
 
 from .. import ast as A
-from ..bounds import MAX_CARD_COPIES, MAX_CARDS
+from ..bounds import MAX_CARD_COPIES, MAX_CARD_PARTS, MAX_CARDS
 from ..diagnostics import DiagnosticSink
 from ..model import CardDef, Declarations
 from ..types import card_type_hint, suggest
@@ -186,11 +186,52 @@ def back_fields(ct: A.CardTypeDecl, sink: DiagnosticSink) -> None:
         seen.add(name)
 
 
+def part_decls(ct: A.CardTypeDecl, sink: DiagnosticSink) -> None:
+    """`parts belts: 2`: a name no field of the type has, once; at most MAX_CARD_PARTS (E0135)."""
+    seen = {f.name for f in ct.fields}
+    for pd in ct.parts:
+        if pd.name in seen:
+            sink.error("E0135", f"the card type '{ct.name}' already has a field or parts named '{pd.name}'", pd.span,
+                       f"give the parts a name of their own, e.g. {pd.name}_slots")
+        seen.add(pd.name)
+        if pd.count > MAX_CARD_PARTS:
+            sink.error("E0135", f"{pd.count:,} parts '{pd.name}' is more than a card may have, "
+                                f"{MAX_CARD_PARTS:,} (MAX_CARD_PARTS)", pd.span,
+                       f"write a number from 0 to {MAX_CARD_PARTS:,}")
+        names = set()
+        for f in pd.fields:
+            if f.name in names:
+                sink.error("E0135", f"the parts '{pd.name}' have two fields named '{f.name}'", f.span,
+                           "name each field once")
+            names.add(f.name)
+
+
+def part_values(ct: A.CardTypeDecl, counts: dict, d, sink: DiagnosticSink, span) -> dict:
+    """The values of a card's parts, flat beside its fields: `belts` is how many it has and
+    `belts.2.built` the second belt's `built` (interpreter/parts.py reads them)."""
+    out = {}
+    for pd in ct.parts:
+        n = counts.get(pd.name, pd.count)
+        if pd.name in counts and n is not None and (not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_CARD_PARTS):
+            sink.error("E0530", f"a card's number of '{pd.name}' must be a whole number from 0 to "
+                                f"{MAX_CARD_PARTS:,} (MAX_CARD_PARTS), not {n!r}", span,
+                       f"write how many {pd.name} the card has, e.g. 2, or leave the cell empty for {pd.count}")
+            n = 0
+        n = min(n if n is not None else pd.count, MAX_CARD_PARTS)
+        out[pd.name] = n
+        defaults = {f.name: _default(f, d, sink) for f in pd.fields}
+        for i in range(1, n + 1):
+            for fname, v in defaults.items():
+                out[f"{pd.name}.{i}.{fname}"] = v
+    return out
+
+
 def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
     out: list[CardDef] = []
     for ct in d.card_types.values():
         one_text(ct.abilities, f"the card type '{ct.name}'", sink)
         back_fields(ct, sink)
+        part_decls(ct, sink)
     for kw in d.keywords.values():
         one_text(kw.abilities, f"the keyword '{kw.name}'", sink)
     type_bound = {name: _bound(ct.abilities, ct.keywords, d, sink) for name, ct in d.card_types.items()}
@@ -222,8 +263,9 @@ def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
             continue
         check_zone(table.zone, table.span)
         fields = {f.name: f for f in ct.fields}
+        part_names = {pd.name for pd in ct.parts}
         for col in table.header:
-            if col not in fields and col not in ("name", "copies"):
+            if col not in fields and col not in ("name", "copies") and col not in part_names:
                 sink.error("E0204", f"'{table.type_name}' has no field '{col}'", table.span,
                            suggest(col, list(fields) + ["name", "copies"]))
         if "name" not in table.header:
@@ -235,7 +277,7 @@ def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
                            row.span, "give every row one cell per column")
                 continue
             values = {f.name: _default(f, d, sink) for f in ct.fields}
-            copies = 1
+            copies, counts = 1, {}
             name = ""
             for col, cell in zip(table.header, row.cells):
                 if col == "name":
@@ -252,10 +294,13 @@ def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
                         copies = 0
                 elif col in fields and cell is not None:
                     values[col] = literal(cell, fields[col], d, sink, f"field '{col}'")
+                elif col in part_names and cell is not None:    # how many parts this card has
+                    counts[col] = cell.value if isinstance(cell, A.Num) else literal(cell, None, d, sink, col)
             for fname, fd in fields.items():
                 if values[fname] is None and fd.default is None and fd.type.name == "number" and not fd.type.is_list:
                     sink.error("E0507", f"card '{name}' has no value for '{fname}'", row.span,
                                f"fill in its '{fname}' cell or give the field a default")
+            values.update(part_values(ct, counts, d, sink, row.span))
             if copies > 0 and not room_for(copies, row.span):
                 continue
             one_text(row.abilities, f"the row of \"{name}\"", sink)
@@ -273,11 +318,16 @@ def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
         check_zone(cd.zone, cd.span)
         fields = {f.name: f for f in ct.fields}
         values = {f.name: _default(f, d, sink) for f in ct.fields}
+        counts = {}
         for fv in cd.values:
+            if any(pd.name == fv.name for pd in ct.parts):     # `belts = 3`: how many parts it has
+                counts[fv.name] = fv.value.value if isinstance(fv.value, A.Num) else literal(fv.value, None, d, sink, fv.name)
+                continue
             if fv.name not in fields:
                 sink.error("E0204", f"'{cd.type_name}' has no field '{fv.name}'", fv.span, suggest(fv.name, fields))
                 continue
             values[fv.name] = literal(fv.value, fields[fv.name], d, sink, f"field '{fv.name}'")
+        values.update(part_values(ct, counts, d, sink, cd.span))
         if not room_for(1, cd.span):
             continue
         one_text(cd.abilities, f"the card \"{cd.name}\"", sink)

@@ -364,6 +364,8 @@ class BookBuilder:
         zones = self.sub(sec, "Zones")
         zones.blocks.append(prose(["Cards are always in one of these places. A zone \u201cof each player\u201d "
                                    "exists once for every player; a shared zone exists once."]))
+        if d.remembers:     # `remember seen cards` (docs/language.md, "Who has seen a card")
+            zones.blocks.append(prose([E.REMEMBERED]))
         rows = []
         for z in d.zones.values():
             if z.board is not None:     # a board's place: in the board's section
@@ -396,6 +398,14 @@ class BookBuilder:
             rows += [[E.human(f.name), E.describe_field(f, self.ctx), E.clean(" ".join(f.docs))] for f in ct.fields]
             s.blocks.append(Block("table", title=f"Fields of every {ct.name}", columns=["Field", "Kind", "Description"],
                                   rows=rows))
+            for pd in ct.parts:         # `parts belts: 2` (docs/language.md, "Parts of a card")
+                word = pd.label or E.human(pd.name)
+                s.blocks.append(prose([f"Every {ct.name} has {pd.count} {E.human(pd.name)} unless its card says "
+                                       f"how many; each {word} has its own values of the fields below."]))
+                s.blocks.append(Block("table", title=f"Fields of each {word} of a {ct.name}",
+                                      columns=["Field", "Kind", "Description"],
+                                      rows=[[E.human(f.name), E.describe_field(f, self.ctx), E.clean(" ".join(f.docs))]
+                                            for f in pd.fields]))
             if ct.back:                 # `back shows: tier` (docs/language.md, "Card backs")
                 s.blocks.append(prose([f"The back of every {ct.name} shows its "
                                        f"{E.join_and([E.human(n) for n in ct.back])}: everyone may read "
@@ -495,6 +505,9 @@ class BookBuilder:
                 else:
                     shown_v = ", ".join(value_label(self.d, x) for x in v) if isinstance(v, list) else value_label(self.d, v)
                     facts.append(f"{field_label(self.d, f.name)} {shown_v}")
+            ct = self.d.card_types.get(cd.type_name)
+            for pd in (ct.parts if ct else ()):     # how many parts it has: `3 belts`
+                facts.append(f"{cd.values.get(pd.name, 0)} {E.human(pd.name)}")
             anchor = f"card-{slug(row[0])}"
             while anchor in self.anchors:       # two cards of one name (different values): ids stay unique
                 anchor += "-x"
