@@ -32,6 +32,9 @@ class CardDef:
 class Declarations:
     """Declarations of a module by kind and name (built by dsl/checks/declarations.py)."""
     game: A.GameDecl | None = None
+    # whether the engine keeps who has seen each card: `remember seen cards`, or a `has seen` /
+    # `is known to` anywhere (set by the checker: declarations.py, types.py `t_HasSeen`)
+    remembers: bool = False
     enums: dict[str, A.EnumDecl] = field(default_factory=dict)
     card_types: dict[str, A.CardTypeDecl] = field(default_factory=dict)
     player_fields: dict[str, A.FieldDecl] = field(default_factory=dict)

@@ -215,7 +215,8 @@ def _event(name: str, params, when: str, would: str, announcer: str) -> str:
 # rulebook's.
 MOVED = _event("moved", (("card", "card"), ("from_zone", "zone"), ("to_zone", "zone")),
                "a card moves from one zone to another", "a card would move", "machine:Machine._moved")
-REVEALED = _event("revealed", (("card", "card"),),
+# `learners`: the players who did not know the card before (docs/language.md, "Who has seen a card")
+REVEALED = _event("revealed", (("card", "card"), ("learners", ("list", "player"))),
                   "a card is revealed", "a card would be revealed", "machine:Machine._moved")
 FLIPPED = _event("flipped", (("card", "card"),),
                  "a card is turned over", "a card would be turned over", "machine:Machine.flip")

@@ -16,6 +16,7 @@ from cardsmith.dsl.types import ANY, CARD, is_list
 
 from . import rng as R
 from .errors import RuleError, charge
+from .visibility import card_seers
 
 def _none_number(span, what: str = "arithmetic") -> RuleError:
     return RuleError(f"{what} met 'none' where it needs a number", span)
@@ -26,6 +27,17 @@ def x_IsFace(self, e, sc):
     a, up = self.compile(e.operand, sc), e.up
     # a card that is not there (none) is neither face up nor face down
     return lambda m, env: (c := a(m, env)) is not None and m.st.face_up[c] == up
+
+
+def x_HasSeen(self, e, sc):
+    """`p has seen c` / `c is known to p`: p may see the card's face where it lies, or knows it
+    from having seen it (the memory `remember seen cards` keeps: interpreter/visibility.py)."""
+    p, c = self.compile(e.player, sc), self.compile(e.card, sc)
+
+    def has_seen(m, env):
+        card = c(m, env)
+        return card is not None and p(m, env) in card_seers(m, card)
+    return has_seen
 
 
 def keyword_cards(compiler) -> dict[str, frozenset]:
@@ -290,6 +302,6 @@ def is_join(self, e, sc) -> bool:
     return e.op == "+" and is_list(self.type_of(e, sc))
 
 
-__all__ = ["x_IsFace", "x_HasKeyword", "x_CondExpr", "x_ItemOf", "x_Modulo", "x_RandomPick", "x_RandomNumber",
+__all__ = ["x_IsFace", "x_HasSeen", "x_HasKeyword", "x_CondExpr", "x_ItemOf", "x_Modulo", "x_RandomPick", "x_RandomNumber",
            "x_SortedExpr", "b_last", "x_CurrentStep", "x_SeatOf", "x_SeatExpr", "x_SeatsFrom", "join", "is_join",
            "keyword_cards", "flow_names"]

@@ -117,6 +117,7 @@ WRITERS = {
     "Arith": lambda e: f"{_w(e.left, True)} {e.op} {_w(e.right, True)}",
     "Neg": lambda e: f"-{_w(e.operand, True)}",
     "IsFace": lambda e: f"{_w(e.operand, True)} is face {'up' if e.up else 'down'}",
+    "HasSeen": lambda e: f"{_w(e.player, True)} has seen {_w(e.card, True)}",
     "HasKeyword": lambda e: f"{_w(e.operand, True)} has {'no ' if e.negated else ''}keyword {e.keyword}",
     "CondExpr": lambda e: f"if {_w(e.cond, True)} then {_w(e.then, True)} else {_w(e.other, True)}",
     "ItemOf": lambda e: f"item {_w(e.index, True)} of {_w(e.coll, True)}",
@@ -146,7 +147,7 @@ WRITERS = {
 }
 _WRITE = dispatch("listing", EXPRESSION, WRITERS)
 _COMPOUND = (A.WhereExpr, A.ExprMap, A.OrChain, A.AndChain, A.NotOp, A.Compare, A.IsEmpty, A.IsIn, A.IsA, A.Arith,
-             A.IsFace, A.HasKeyword, A.CondExpr, A.SortedExpr, A.Modulo, A.RandomPick, A.ItemOf, A.SeatsFrom,
+             A.IsFace, A.HasSeen, A.HasKeyword, A.CondExpr, A.SortedExpr, A.Modulo, A.RandomPick, A.ItemOf, A.SeatsFrom,
              A.NumberRange, A.PositionIn, A.CardFrom, A.Otherwise, A.GroupsOf, A.SubsetsOf, A.BestArrangement,
              A.PlacesAdjacent, A.PlacesWithin, A.DistanceBetween, A.ShortestPath, A.PlaceMark)
 

@@ -22,6 +22,7 @@ _DIRECT = {
     # and a random pick may change at every look: be safe
     A.IsFace: ZONES, A.HasKeyword: 0, A.CurrentStep: ALL, A.RandomPick: ALL, A.RandomNumber: ALL,
     A.PositionIn: ZONES, A.CardFrom: ZONES, A.NumberRange: 0, A.Otherwise: 0,
+    A.HasSeen: ALL,         # the memory of who saw a card changes on a look too, which marks nothing
     A.PlaceMark: ATTRS,     # boards: a player's mark on a place (a place's field is a Possessive)
 }
 

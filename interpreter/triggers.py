@@ -170,6 +170,15 @@ class Triggers:
             return self.replace_flip(cards, up, span)
         return type(self).flip(self, cards, up, span)
 
+    def unaware(self, card: int) -> list | None:
+        """The seats that would learn `card` if it were revealed now: those that do not know it.
+        None where the game remembers who has seen it (`remember seen cards`) and every seat
+        already knows it: a known card is not revealed again."""
+        knew = self.knowers(card)
+        if self.remembers and len(knew) == self.n_players:
+            return None
+        return [s for s in range(self.n_players) if s not in knew]
+
     def replace_move(self, cards: list, key, place: str, face, span) -> bool:
         """`instead of moved` / `instead of revealed` (docs/language.md, "`instead of`: replacement
         effects"): each card's move is looked at alone, where the card is before it moves. A card
@@ -189,8 +198,9 @@ class Triggers:
                 if hit is not None:
                     hits.append(hit)
                     continue
-            if reveal and (face == "up" or face_up[c]) and not (face_up[c] and self.zone_info[card_zone[c]][2]):
-                hit = self.replacement(REVEALED, {"card": c})
+            if reveal and (face == "up" or face_up[c]) and not (face_up[c] and self.zone_info[card_zone[c]][2]) \
+                    and (unaware := self.unaware(c)) is not None:
+                hit = self.replacement(REVEALED, {"card": c, "learners": unaware})
                 if hit is not None:
                     hits.append(hit)
                     down.append(c)
@@ -218,8 +228,9 @@ class Triggers:
             if st.face_up[c] == up:
                 continue                # already that way: nothing would happen
             hit = self.replacement(FLIPPED, {"card": c}) if FLIPPED in reps else None
-            if hit is None and up and REVEALED in reps and self.zone_info[st.card_zone[c]][2]:
-                hit = self.replacement(REVEALED, {"card": c})
+            if hit is None and up and REVEALED in reps and self.zone_info[st.card_zone[c]][2] \
+                    and (unaware := self.unaware(c)) is not None:
+                hit = self.replacement(REVEALED, {"card": c, "learners": unaware})
             if hit is not None:
                 hits.append(hit)
             else:

@@ -49,6 +49,7 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
                 if d.game is not None:
                     sink.error("E0102", "the game is declared twice", decl.span, "keep one 'game' block")
                 d.game = decl
+                d.remembers = d.remembers or decl.remembers
                 if decl.min_players < 1 or decl.max_players < decl.min_players:
                     sink.error("E0103", f"players: {decl.min_players} to {decl.max_players} is not a range",
                                decl.players_span or decl.span,

@@ -119,7 +119,7 @@ def hover(project: Project, facts: GameFacts, path: str, line: int, column: int)
         return f"```cards\n{f.name}({f.takes})\n```\n*built-in function*, gives {f.gives}"
     if not occ.quoted and occ.name in EVENTS and occ.before[-1:] in (("when",), ("of",), ("after",), (",",)):
         e = EVENTS[occ.name]
-        params = ", ".join(f"{n}: {t}" for n, t in e.params)
+        params = ", ".join(f"{n}: {t if isinstance(t, str) else 'list of ' + t[1]}" for n, t in e.params)
         return f"```cards\nevent {e.name}({params})\n```\n*built-in event*: when {e.when}"
     return None
 

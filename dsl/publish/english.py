@@ -625,6 +625,12 @@ def describe_SecretStmt(s: A.SecretStmt, ctx: Ctx) -> list[Line]:
 
 # The English of the built-in events, from their one table (dsl/registry.py EVENTS):
 # "When <phrase>:" and "If <would>, ..." (instead of).
+# the rulebook's sentence for a game that remembers who has seen each card (`remember seen cards`)
+REMEMBERED = ("Players remember the cards they have seen: a card a player saw (face up, in their own hand, "
+              "or by looking at it) stays known to them wherever it goes, until it is shuffled. A card is "
+              "revealed when every player comes to know it and some player did not know it before: a card "
+              "everyone already knows is not revealed again, even turned face down and face up.")
+
 BUILTIN_PHRASES = {name: ev.when for name, ev in EVENTS.items()}
 BUILTIN_WOULD = {name: ev.would for name, ev in EVENTS.items()}
 

@@ -872,6 +872,12 @@ def describe_IsFace(e: A.IsFace, ctx: Ctx) -> str:
 
 
 @describer
+def describe_HasSeen(e: A.HasSeen, ctx: Ctx) -> str:
+    who, item = np(e.player, ctx), np(e.card, ctx)
+    return f"{who} {'have' if who == 'you' else 'has'} seen {item}"
+
+
+@describer
 def describe_HasKeyword(e: A.HasKeyword, ctx: Ctx) -> str:
     item = np(e.operand, ctx)
     verb = "has" if item not in ("you", "they") else "have"
