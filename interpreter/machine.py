@@ -348,7 +348,7 @@ class Machine(Triggers, Decisions, Scenarios):
         if remembers:               # who knew each card before (the memory and where it lay)
             knew, was_visible = [self.knowers(c) for c in cards], ()
         else:
-            was_visible = self._visible(cards) if REVEALED in self.listened else ()
+            was_visible = self._visible(cards, face, public) if REVEALED in self.listened and public else ()
         # who could see the one card before it moved may read its name in the log
         before = card_seers(self, cards[0]) if self.log.on and len(cards) == 1 else None
         up = None if face is None else face == "up"
@@ -382,13 +382,22 @@ class Machine(Triggers, Decisions, Scenarios):
             self._moved(cards, sources, was_visible, key, place, face, public, span, before, learned)
         return True
 
-    def _visible(self, cards) -> list:
-        """For each card, None when it is face up in a public zone ("revealed" means unknown →
-        known), else the seats that could see it (so the seats that learn it, if it is revealed,
-        are the others). (Not a comprehension inside `move`: that would turn move's locals into
-        slower closure cells.)"""
-        face_up, card_zone = self.st.face_up, self.st.card_zone
-        return [None if face_up[c] and self.zone_info[card_zone[c]][2] else self.knowers(c) for c in cards]
+    def _visible(self, cards, face, public) -> list:
+        """For each card moving into a public zone, None when it is face up in a public zone
+        ("revealed" means unknown → known), else the seats that could see it where it is, so
+        that the seats that learn it, if it is revealed, are the others (asked only of a card
+        that will lie face up: the others are not revealed). (Not inside `move`: a
+        comprehension there would turn move's locals into slower closure cells.)"""
+        face_up, card_zone, info = self.st.face_up, self.st.card_zone, self.zone_info
+        out = []
+        for c in cards:
+            if face_up[c] and info[card_zone[c]][2]:
+                out.append(None)
+            elif public and (face_up[c] if face is None else face == "up"):
+                out.append(self.knowers(c))
+            else:
+                out.append(())
+        return out
 
     def knowers(self, card: int) -> list:
         """The seats that know `card` now: who may see it where it lies, and who remembers it
@@ -485,7 +494,7 @@ class Machine(Triggers, Decisions, Scenarios):
         for c in cards:
             if self.st.face_up[c] != up:
                 if knew is not None:    # who knew it before it turned: the learners are the others
-                    knew.append(self.knowers(c))
+                    knew.append(self.knowers(c) if remembers or self.zone_info[self.st.card_zone[c]][2] else ())
                 before = card_seers(self, c) if self.log.on else None
                 self.st.face_up[c] = up
                 self.dirty |= ZONES

@@ -65,8 +65,9 @@ REGISTERS = {
     "$you<n>": "`secretly chooses`: `$you` before the statement ([player] or []), restored after it",
     "$k<n>": "`secretly chooses`: which player's body runs next",
     # not in a frame: a card's own entry in GameState.cards, beside its fields
-    "$seen_by": "the seats that looked at the card (`looks at`) since it last moved or was shuffled "
-                "(machine.look; read by visibility.card_seers and Engine.view)",
+    "$seen_by": "the seats that looked at the card (`looks at`) since it last moved or was shuffled; "
+                "in a game that declares `remember seen cards`, every seat that has seen its face since it "
+                "was last shuffled (machine.look, machine._learn; read by visibility.card_seers and Engine.view)",
     # not in a frame nor in the state: a key of the machine's own tables
     "$game": "the target of a modifier of a game attribute (`modify hand_limit by 2`), where a card or a "
              "seat would stand for a card's field or a player's attribute (machine.GAME, modified_game)",

@@ -5,7 +5,9 @@ owner alone in an owner-only zone (face up or down), by every player but its zon
 a zone `seen by the others` (face up or down: a hand held facing away), and by nobody in a
 hidden zone or face down in a public one — except that the owner of a public zone declared
 `face down known to its owner` sees its face-down cards, and a player who looked at it (`p looks at ...`) sees it
-until it moves or its zone is shuffled. `rule_of(zone declaration)` names the rule a zone's cards follow. `Engine.view(p)` shows a card's name exactly when `sees` says p may; the
+until it moves or its zone is shuffled — in a game that declares `remember seen cards`, every player
+who has seen its face keeps seeing it until it is shuffled (the card's `$seen_by`, interpreter/machine.py
+`_learn`; docs/language.md, "Who has seen a card"). `rule_of(zone declaration)` names the rule a zone's cards follow. `Engine.view(p)` shows a card's name exactly when `sees` says p may; the
 explained log marks each card name it writes with `seers` (who may read it), so the log printed
 for a person at the terminal (`EventLog.seen_by`) is derived from the same rule, never
 re-derived from the log's words.

@@ -205,3 +205,36 @@ def test_the_rulebook_says_that_players_remember(seen):
     assert E.REMEMBERED in render(build_book(seen, examples=False), "md")
     look = load_game(str(GAMES / "private_look.cards"))
     assert E.REMEMBERED not in render(build_book(look, examples=False), "md")
+
+
+def test_instead_of_revealed_is_asked_only_for_a_card_someone_does_not_know(seen):
+    eng, card = _taken_back(seen)
+    assert eng.m.unaware(card) is None              # every player knows it: no reveal to replace
+    hidden = eng.state.zones["deck:1"][0]
+    assert eng.m.unaware(hidden) == [0, 1]
+    look = Engine(load_game(str(GAMES / "private_look.cards")), 2, seed=1)
+    top = look.state.zones["deck:0"][-1]
+    assert look.m.unaware(top) == [0, 1]            # without the memory: who cannot see it now
+
+
+REPLACED = '''scenario "A reveal to one player is replaced" with 2 players:
+    let sun be first(cards in box where name = "Sun")
+    move sun to seat 1's hand
+    move sun to seat 1's table face up
+    expect sun is face down
+    expect reveals = 10
+    let other be first(cards in box where name = "Sun")
+    move other to seat 1's table face up
+    expect other is face up
+    expect reveals = 11
+'''
+
+
+def test_instead_of_revealed_reads_the_learners():
+    text = _variant(REPLACED, True).replace(
+        "card type Sign:\n    worth: number = 0\n",
+        "card type Sign:\n    worth: number = 0\n"
+        "    instead of revealed where card = this and count(learners) = 1:\n        add 10 to reveals\n")
+    game = load_text(text, "seen_replaced.cards")
+    result = run_scenario(game, "A reveal to one player is replaced")
+    assert result.ok, "\n".join(result.failures)
