@@ -1074,7 +1074,7 @@ class CardTypeDecl:
 
 @dataclass(frozen=True, slots=True)
 class PartsDecl:
-    """`parts belts "Asteroid Belt": 2` then fields on indented lines: each card of the type has
+    """`parts mines "Mine": 2` then fields on indented lines: each card of the type has
     that many belts (or its table row's `belts` cell), each with its own values of the fields."""
     span: Span
     name: str
@@ -1335,7 +1335,7 @@ class DeckRule:
                                                                      type_name None: every card)
         names are unique except Action, Token                        "unique" (excepted)
         at most 2 copies of each Action / ... of each card           "copies" (n, type_name or None)
-        the power of Complication cards adds up to at most 10        "sum" (field, type_name, n)
+        the power of Hazard cards adds up to at most 10        "sum" (field, type_name, n)
         Module into modules                                          "into" (type_name, zone)
     """
     span: Span

@@ -6,7 +6,7 @@ A game declares how a player builds a deck (docs/language.md, "Decks"):
         exactly 10 Module
         names are unique except Action
         at most 2 copies of each Action
-        the power of Complication cards adds up to at most 10
+        the power of Hazard cards adds up to at most 10
 
 The pool is every card the file declares in the shared zone `collection` (a table row's
 `copies` is how many of that card one deck may take); a seat's deck is dealt into its own zone
@@ -102,7 +102,7 @@ def deck_rules(d, cards, sink: DiagnosticSink) -> None:
                                suggest(r.field, [f.name for f in d.card_types[r.type_name].fields]))
                 elif fd.type.name != "number" or fd.type.is_list:
                     sink.error("E0603", f"the deck rules add up '{r.field}' of {r.type_name}, which is not a number",
-                               r.span, "a cap adds up a number field: the power of Complication cards adds up to at most 10")
+                               r.span, "a cap adds up a number field: the power of Hazard cards adds up to at most 10")
         elif r.kind == "count" and card_type(r.type_name, r.type_span):
             low, high, _ = bounds.setdefault(r.type_name, [0, None, r.span])
             if r.bound in ("exactly", "at least"):

@@ -110,7 +110,7 @@ class EventLog:
             return [self.value(m, x) for x in v]
         if v.__class__ is dict and is_die(v):      # a die of a pool: `White die 3 (Aim+Aim)`
             return die_label(v)
-        if v.__class__ is dict and is_part(v):     # a part of a card: `Jita's Asteroid Belt 2`
+        if v.__class__ is dict and is_part(v):     # a part of a card: `Harbor's Mine 2`
             return part_label(m, v, m.prog.part_labels)
         return v
 

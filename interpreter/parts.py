@@ -9,7 +9,7 @@ JSON-able and saved with the frame's env like any value:
     {"card": 4, "part": "belts", "n": 2}
 
 Reading a part's field reads the card's stored value; setting it sets that value and logs it
-(`Jita's belt 2's built becomes yes`), so two records of the same part always agree.
+(`Harbor's mine 2's built becomes yes`), so two records of the same part always agree.
 """
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def reader(owner_fn, name: str, env_key=None):
 
 
 def label(m, ref, labels: dict | None = None) -> str:
-    """`Jita's belt 2`: the card's name, then the part's label (or name) and its number."""
+    """`Harbor's mine 2`: the card's name, then the part's label (or name) and its number."""
     if not is_part(ref):
         return "none" if ref is None else str(ref)
     word = (labels or {}).get(ref["part"]) or ref["part"]

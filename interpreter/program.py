@@ -75,7 +75,7 @@ class Program:
         self.card_names = [c.name for c in game.cards]
         # some card type's back shows fields (`back shows: tier`): views and logs show them
         self.backs = any(ct.back for ct in self.decls.card_types.values())
-        # a part's word in the log: `parts belts "Asteroid Belt": 2` -> "Asteroid Belt" (interpreter/parts.py)
+        # a part's word in the log: `parts mines "Mine": 2` -> "Mine" (interpreter/parts.py)
         self.part_labels = {pd.name: pd.label or pd.name for ct in self.decls.card_types.values() for pd in ct.parts}
         self.main = self._compile_main()
         self.end_checks = [(self.gen.function(ec.cond, Scope(), "as soon as"), self._code(_end_check_name(ec),
