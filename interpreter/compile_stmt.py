@@ -396,8 +396,9 @@ class StmtCompiler:
         if is_list(self.x.type_of(s.player, ctx.sc)):       # `players where ... win`: a shared victory
             ctx.code.emit(lambda m, fr: m.win(list(p(m, fr.env) or ()), span), span, ("win", s.player, " (together)"))
             return
-        ctx.code.emit(lambda m, fr: m.win([p(m, fr.env)], span), span, ("win", s.player),
-                      Snippet((("watch", f"m.win([{self.gx(s.player, ctx, Gen())}], {self.k(span)})", ""),)))
+        ctx.code.emit(lambda m, fr: m.win(m.winner(p(m, fr.env), span), span), span, ("win", s.player),
+                      Snippet((("watch", f"m.win(m.winner({self.gx(s.player, ctx, Gen())}, {self.k(span)}), "
+                                         f"{self.k(span)})", ""),)))
 
     def s_LookStmt(self, s, ctx):
         player, cards, span = self.cx(s.player, ctx), self.cx(s.cards, ctx), s.span

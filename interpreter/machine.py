@@ -716,6 +716,15 @@ class Machine(Triggers, Decisions, Scenarios):
         best = max(scores[p] for p in live)
         return [p for p in live if scores[p] == best]
 
+    def winner(self, p, span) -> list:
+        """The one winner `<player> wins` names: `none` there is no player (errors.md E0414), never
+        a draw by accident (`first(<empty list>) wins`)."""
+        if p is None:
+            raise RuleError("there is no player here to win: the player named is none", span,
+                            "a rule that picks the winner from a list (first(...), highest ...) found nobody: "
+                            "check its condition, or end the game with 'the game is a draw'")
+        return [p]
+
     def win(self, winners: list, span, reason: str = "") -> bool | None:
         winners = [w for w in winners if w is not None]
         winners = sorted(set(winners)) if len(winners) > 1 else winners     # a shared victory, in seat order
