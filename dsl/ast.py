@@ -787,7 +787,7 @@ class PlayStmt:
 
 @dataclass(frozen=True, slots=True)
 class ExpectEventStmt:
-    """`expect event moved where to_zone = graveyard happened`, `... did not happen`,
+    """`expect event moved where to_zone = discard happened`, `... did not happen`,
     `expect event step_started where step = "Draw" happened before event round_started` (scenarios):
     what the game's events so far hold. `cond` and `before_cond` read the event's parameters."""
     span: Span

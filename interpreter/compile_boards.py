@@ -131,11 +131,15 @@ def x_PlacesOf(self, e, sc):
 def x_DistanceBetween(self, e, sc):
     """`the distance from a to b`: the fewest links between them; 0 from a place to itself; none
     when no path joins them (on two boards, or parts of one board with no link between)."""
-    a, b, table, span = self.compile(e.start, sc), self.compile(e.end, sc), _table(self), e.span
+    return _distance(_table(self), self.compile(e.start, sc), self.compile(e.end, sc), e.start.span, e.end.span,
+                     "'the distance from'", "'the distance from ... to'", e.span)
 
+
+def _distance(table, a, b, a_span, b_span, a_what, b_what, span):
+    """fn(m, env) -> the fewest links from place `a` to place `b`, none when no path joins them."""
     def distance(m, env):
-        board, i = _place(table, a(m, env), e.start.span, "'the distance from'")
-        other, j = _place(table, b(m, env), e.end.span, "'the distance from ... to'")
+        board, i = _place(table, a(m, env), a_span, a_what)
+        other, j = _place(table, b(m, env), b_span, b_what)
         if other is not board:
             return None
         charge(m, _work(board), span)
@@ -171,17 +175,8 @@ def b_adjacent(self, e, sc, a):
 
 def b_distance(self, e, sc, a):
     """`distance(a, b)`: as `the distance from a to b` (a built-in of dsl/registry.py)."""
-    b, table, span = self.compile(e.args[1], sc), _table(self), e.span
-
-    def distance(m, env):
-        board, i = _place(table, a(m, env), e.args[0].span, "'distance(...)'")
-        other, j = _place(table, b(m, env), e.args[1].span, "'distance(...)'")
-        if other is not board:
-            return None
-        charge(m, _work(board), span)
-        d = distances(board, i)[j]
-        return None if d < 0 else d
-    return distance
+    return _distance(_table(self), a, self.compile(e.args[1], sc), e.args[0].span, e.args[1].span,
+                     "'distance(...)'", "'distance(...)'", e.span)
 
 
 def _mark_key(place: str, name: str, seat: int) -> str:

@@ -87,49 +87,47 @@ def s_RemoveDiceStmt(self, s, ctx):
     ctx.code.emit(remove, span, ("remove", s.dice, f" from {pool}"))
 
 
-def s_HandOutStmt(self, s, ctx):
+def _wants(self, s, ctx):
+    """fn(m, env) -> [(seat, amount)] of a `give out`: each player in turn from `starting with`,
+    the amount worked out for that player (the `each` name is theirs, in the amount only)."""
     each = s.each if s.each is not None and s.each not in ctx.sc.locals else None
     start = self.cx(s.start, ctx)
-    if each is not None:            # the name is each player's only in the amount
+    if each is not None:
         ctx.sc.locals[each] = "player"
     amount = self.cx(s.amount, ctx)
     if each is not None:
         ctx.sc.locals.pop(each, None)
+
+    def wants(m, env):
+        out = []
+        for p in _from(m, start(m, env)):
+            if each is not None:
+                env[each] = p
+            out.append((p, amount(m, env)))
+        return out
+    return wants
+
+
+def s_HandOutStmt(self, s, ctx):
+    wants = _wants(self, s, ctx)
     attr, supply, span = s.attr, s.supply, s.span
     fd = self.d.player_fields.get(attr)
     hi = fd.at_most if fd is not None else None
 
     def hand_out(m, fr):
-        env = fr.env
-        seats = _from(m, start(m, env))
-        wants = []
-        for p in seats:
-            if each is not None:
-                env[each] = p
-            wants.append((p, amount(m, env)))
-        D.hand_out(m, wants, attr, hi, supply, span)
+        D.hand_out(m, wants(m, fr.env), attr, hi, supply, span)
     ctx.code.emit(hand_out, span, ("give out", s.amount, f" {attr} from {supply}"))
 
 
 def s_HandOutCardsStmt(self, s, ctx):
-    each = s.each if s.each is not None and s.each not in ctx.sc.locals else None
-    start, source = self.cx(s.start, ctx), self.cx(s.source, ctx)
-    if each is not None:            # the name is each player's only in the amount
-        ctx.sc.locals[each] = "player"
-    amount = self.cx(s.amount, ctx)
-    if each is not None:
-        ctx.sc.locals.pop(each, None)
+    source = self.cx(s.source, ctx)
+    wants = _wants(self, s, ctx)
     keys, span, face = self.p.zone_keys[s.zone], s.span, s.face
 
     def hand_out_cards(m, fr):
         env = fr.env
-        seats = _from(m, start(m, env))
-        wants = []
-        for p in seats:
-            if each is not None:
-                env[each] = p
-            wants.append((p, amount(m, env)))
-        return D.hand_out_cards(m, source(m, env), wants, keys, face, span)
+        given = wants(m, env)           # the amounts first, then the pile, as they are written
+        return D.hand_out_cards(m, source(m, env), given, keys, face, span)
     ctx.code.emit(hand_out_cards, span, ("give out", s.amount, " cards from ", s.source, f" to each player's {s.zone}"
                                                                                           + (f" face {face}" if face else "")))
 

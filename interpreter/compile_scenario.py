@@ -2,7 +2,7 @@
 
 * `expect <condition>`: a false one is a failure that says what went wrong — the condition as
   written, the values of its parts (both sides of a comparison), and the last lines of the log.
-* `expect event moved where to_zone = graveyard happened` / `did not happen` /
+* `expect event moved where to_zone = discard happened` / `did not happen` /
   `happened before event ...`: questions about the events so far (interpreter/scenario_machine.py
   keeps them).
 * `stack seat 1's deck with "A", "B" on top`: the cards named, found in that zone, go on its

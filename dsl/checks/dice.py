@@ -76,17 +76,9 @@ def s_RemoveDiceStmt(self, s, sc):
     _pool(self, s.pool, s.span, sc)
 
 
-def s_HandOutStmt(self, s, sc):
-    fd = self.d.player_fields.get(s.attr)
-    if fd is None or fd.type.name != "number":
-        numbers = [n for n, f in self.d.player_fields.items() if f.type.name == "number"]
-        self._report("E0463", f"'{s.attr}' is not a number attribute of the players: nothing to give out into",
-                     s.span, suggest(s.attr, numbers) or f"declare it: player has: {s.attr}: number = 0")
-    gd = self.d.game_fields.get(s.supply)
-    if gd is None or gd.type.name != "number":
-        numbers = [n for n, f in self.d.game_fields.items() if f.type.name == "number"]
-        self._report("E0463", f"'{s.supply}' is not a number of the game: it cannot be a supply", s.span,
-                     suggest(s.supply, numbers) or f"declare the supply: game has: {s.supply}: number = 30")
+def _each_amount(self, s, sc) -> None:
+    """`give out <amount> ... to each player [p] starting with <start>`: the start is a player, and
+    the amount a number in which `p` (when named) is each player in turn."""
     self.expr(s.start, sc, PLAYER)
     if s.each is not None and s.each not in sc.locals and s.each not in sc.event_params:
         self.bind_block_name(s.each, PLAYER, s.span, sc)
@@ -99,6 +91,20 @@ def s_HandOutStmt(self, s, sc):
         if s.each is not None:
             self.bind_block_name(s.each, PLAYER, s.span, sc)     # E0215: the name is in use
         self.expr(s.amount, sc, NUMBER)
+
+
+def s_HandOutStmt(self, s, sc):
+    fd = self.d.player_fields.get(s.attr)
+    if fd is None or fd.type.name != "number":
+        numbers = [n for n, f in self.d.player_fields.items() if f.type.name == "number"]
+        self._report("E0463", f"'{s.attr}' is not a number attribute of the players: nothing to give out into",
+                     s.span, suggest(s.attr, numbers) or f"declare it: player has: {s.attr}: number = 0")
+    gd = self.d.game_fields.get(s.supply)
+    if gd is None or gd.type.name != "number":
+        numbers = [n for n, f in self.d.game_fields.items() if f.type.name == "number"]
+        self._report("E0463", f"'{s.supply}' is not a number of the game: it cannot be a supply", s.span,
+                     suggest(s.supply, numbers) or f"declare the supply: game has: {s.supply}: number = 30")
+    _each_amount(self, s, sc)
 
 
 def discard_zones(d, sink) -> None:
@@ -127,15 +133,4 @@ def s_HandOutCardsStmt(self, s, sc):
         self._report("E0205", f"'{s.zone}' is a shared zone, not one per player", s.span,
                      "cards are given out into a zone of each player, e.g. each player's hand")
     self._zone(s.source, sc)
-    self.expr(s.start, sc, PLAYER)
-    if s.each is not None and s.each not in sc.locals and s.each not in sc.event_params:
-        self.bind_block_name(s.each, PLAYER, s.span, sc)
-        sc.locals[s.each] = PLAYER          # each player's, in the amount only
-        try:
-            self.expr(s.amount, sc, NUMBER)
-        finally:
-            sc.locals.pop(s.each, None)
-    else:
-        if s.each is not None:
-            self.bind_block_name(s.each, PLAYER, s.span, sc)     # E0215: the name is in use
-        self.expr(s.amount, sc, NUMBER)
+    _each_amount(self, s, sc)

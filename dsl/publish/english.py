@@ -390,7 +390,7 @@ def describe_SayStmt(s: A.SayStmt, ctx: Ctx) -> list[Line]:
 
 
 def _event_said(event: str, where, ctx: Ctx) -> str:
-    """`event moved where to_zone = graveyard` in words; the condition names the event's parameters."""
+    """`event moved where to_zone = discard` in words; the condition names the event's parameters."""
     inner = ctx.child()
     if event in ctx.decls.events:
         inner.scope.event_params = {p.name: ref_type(ctx.decls, p.type) for p in ctx.decls.events[event].params}
