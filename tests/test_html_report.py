@@ -280,6 +280,16 @@ def test_the_plots_are_drawn_in_a_browser_and_fit_the_page(designer_report, tmp_
     assert result["scroll"] <= result["width"]
 
 
+def test_a_long_file_path_wraps_on_a_phone(designer_report, tmp_path):
+    # the page names the game's file in <code>: a deep folder must not widen a 420px page
+    # (a CI clone in a long temporary folder did)
+    report = copy.deepcopy(designer_report)
+    report["file"] = "/tmp/" + "/".join(["a_rather_long_folder_name_for_games"] * 6) + "/designer_report.cards"
+    result = _checked(_browser(), H.simulation_html(report), tmp_path, 420)
+    assert result["overflow"] == [], result["overflow"][:10]
+    assert result["scroll"] <= result["width"]
+
+
 def test_a_hostile_name_stays_text_in_the_browser(designer_report, tmp_path):
     B = _browser()
     result = _checked(B, H.simulation_html(_hostile(designer_report)), tmp_path, 1000)
