@@ -147,7 +147,10 @@ class ToAst(Transformer):
         return A.GameDecl(self._span(meta), title, lo, hi, summary, source, tuple(docs), players_span, remembers)
 
     def players_item(self, meta, ch):
-        return ("players", self._players(ch[0]), self._players(ch[1]), self._span(meta))
+        # `players: 2` is `players: 2 to 2`
+        lo = self._players(ch[0])
+        hi = self._players(ch[1]) if len(ch) > 1 else lo
+        return ("players", lo, hi, self._span(meta))
 
     def summary_item(self, meta, ch):
         return ("summary", self._text(ch[0]))
