@@ -41,3 +41,115 @@ def test_players_as_one_number_is_the_same_game_as_the_range():
 def test_fmt_keeps_players_as_one_number():
     text = SMALL.format(players="2")
     assert format_text(text, "solo.cards") == text
+
+
+# ---------------------------------------------------------------- 2. the rulebook's English
+
+KNIGHTS = """game "Knights and Pawns":
+    players: 2
+    summary: "Score with your units."
+
+enum Rank: Knights "Knights of the Realm", Pawns
+
+player has:
+    score "victory points": number = 0, at least 0, at most 30
+    ready "is ready to fight": flag = no
+
+zone box: shared, hidden
+zone barracks "Barracks of the Realm": per player, ordered, public
+zone field: per player, ordered, public
+
+card type Unit:
+    rank: Rank
+    might "Battle Might": number, at least 1
+
+cards Unit in box:
+    | name      | rank    | might | copies |
+    | "Knights" | Knights | 3     | 2      |
+    | "Pawn"    | Pawns   | 1     | 2      |
+
+define my_units(p) as cards in p's field
+define knights_might(p) as sum(might of (cards in p's field where rank = Knights))
+
+setup:
+    for each p in players:
+        move cards in box where count(cards in p's barracks) < 2 to p's barracks
+
+round "Battle":
+    for each p in players:
+        turn of p:
+            step "March":
+                if p's barracks is not empty:
+                    move top card of p's barracks to p's field face up
+            step "Count":
+                add count(my_units(p)) to p's score
+                set p's ready to yes
+                let knights be first(players where it's score > 0)
+                add knights_might(p) to knights's score
+
+as soon as any(players where it's score >= 5):
+    first(players where it's score >= 5) wins
+"""
+
+
+@pytest.fixture(scope="module")
+def knights():
+    return load_text(KNIGHTS, "knights.cards")
+
+
+@pytest.fixture(scope="module")
+def knights_md(knights):
+    return R.render(R.build_book(knights), "md")
+
+
+def test_a_value_named_with_my_is_said_after_its_owner_without_it(knights_md):
+    assert "A player's units is the cards in their field." in knights_md
+    assert "Add the number of their units to their victory points." in knights_md
+    assert "my units" not in knights_md.lower()
+    assert '<a id="value-my-units"></a>**Units** (value)' in knights_md      # its heading, same anchor
+
+
+def test_a_name_ending_in_s_takes_only_an_apostrophe(knights_md):
+    assert "*knights*' victory points" in knights_md
+    assert "'s's" not in knights_md and "s's " not in knights_md.replace("Gus's", "")
+
+
+def test_possessive_of_names():
+    from cardsmith.dsl.publish.words import possessive
+    assert [possessive(w) for w in ("Ann", "Knights", "Gus", "the boss", "your opponents")] == \
+        ["Ann's", "Knights'", "Gus's", "the boss's", "your opponents'"]
+
+
+def test_display_names_in_the_reference_tables_and_the_glossary(knights_md):
+    assert "| Battle Might | a number, at least 1 |" in knights_md
+    assert "| victory points | a number, at least 0, at most 30; starts at 0 |" in knights_md
+    assert "| is ready to fight | yes or no; starts at no |" in knights_md
+    assert "**Barracks of the Realm** (zone)" in knights_md
+    assert "Fields: name, rank, Battle Might." in knights_md
+    assert "the total Battle Might of the cards in their field" in knights_md
+    assert "| might |" not in knights_md and "**barracks** (zone)" not in knights_md
+
+
+def test_the_examples_say_a_flag_by_its_display_name(knights):
+    from cardsmith.dsl.publish import examples as EX
+    teller = EX.Teller(knights, ["Ann", "Ben"])
+    assert teller.tell({"event": "set", "what": "Ann's ready", "value": True}) == "Ann is ready to fight."
+    assert teller.tell({"event": "set", "what": "Ann's ready", "value": False}) == "Ann is not ready to fight."
+    assert teller.tell({"event": "set", "what": "Knights's might", "value": 4}) == "Knights' Battle Might becomes 4."
+
+
+def test_a_step_in_which_nothing_is_told_has_no_heading(knights):
+    from cardsmith.dsl.publish import examples as EX
+    teller = EX.Teller(knights, ["Ann", "Ben"])
+    log = [{"event": "step", "name": "March"},
+           {"event": "step", "name": "Count"},
+           {"event": "set", "what": "Ann's score", "value": 3},
+           {"event": "step", "name": "March"}]
+    lines, _ = EX._tell(teller, log, 0, len(log))
+    assert lines == [{"heading": "Step \u201cCount\u201d"}, {"text": "Ann's victory points becomes 3."}]
+
+
+def test_no_example_in_the_book_has_an_empty_step(knights_md):
+    chapter = knights_md.split("Examples of play", 2)[-1].split("Procedures and values")[0]
+    blocks = [b.strip() for b in chapter.split("**Step ")[1:]]
+    assert blocks and all("\n- " in b.split("**Step ")[0] for b in blocks), blocks

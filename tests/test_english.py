@@ -163,9 +163,9 @@ CASES = [
      ["Announce “battle won”: its winner is the first player in fighters and its card is the top card of the box."]),
     # a value of each of one player's zones, said once
     ("let n be count(cards in first(fighters)'s deck) + count(cards in first(fighters)'s discard)",
-     ["Let n be the number of cards in the first player in fighters's deck and discard together."]),
+     ["Let n be the number of cards in the first player in fighters' deck and discard together."]),
     ("let zs be [first(fighters)'s deck, first(fighters)'s discard, box]",
-     ["Let zs be the first player in fighters's deck and discard, and the box."]),
+     ["Let zs be the first player in fighters' deck and discard, and the box."]),
     # a small procedure reads as the rule it is, its parameters said as the arguments
     ("flip_to(first(cards in box where it is a Power), active)",
      ["Flip to for the first card in the Powers in the box (the power) and active (the new side)."]),

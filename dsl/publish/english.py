@@ -26,7 +26,7 @@ from ..registry import EVENTS
 from ..types import CARD, FLAG, PLAYER, ZONE, elem, is_list, ref_type
 from .phrases import OPS, OTHER, be, cond, elide_subjects, flag_clause, poss, relative
 from .words import (AUXILIARIES, DESCRIBERS, EM_CLOSE, EM_OPEN, Ctx, Labels, Line, Ref, article, cap, clean, describe,
-                    describe_block, describer, display_name, display_value, end, flatten, human, join_and,
+                    define_noun, describe_block, describer, display_name, display_value, end, flatten, human, join_and,
                     labels_of, make_ctx, np, param_types, params_ctx, plain, plural, quote, title, var)
 from . import english_dice as _dice  # noqa: F401  (its describers join DESCRIBERS: dice pools, supplies)
 from . import english_boards as _boards  # noqa: F401  (its describers join DESCRIBERS: boards)
@@ -827,7 +827,7 @@ def describe_define(d: A.DefineDecl, ctx: Ctx) -> str:
             words = human(d.name)
             pred = words if words.split(" ", 1)[0] in AUXILIARIES else f"meets {quote(words)}"
             return f"A player {pred} when {cond(d.expr, c)}."
-        return f"A player's {human(d.name)} is {body}."
+        return f"A player's {define_noun(d.name)} is {body}."
     if len(d.params) == 1 and types.get(d.params[0]) == CARD:
         c2 = params_ctx(ctx, d.name, ())
         c2.bind(d.params[0], CARD, Ref("the card", "its"))
@@ -835,18 +835,18 @@ def describe_define(d: A.DefineDecl, ctx: Ctx) -> str:
             words = human(d.name)
             pred = words if words.split(" ", 1)[0] in AUXILIARIES else f"meets {quote(words)}"
             return f"A card {pred} when {cond(d.expr, c2)}."
-        return f"A card's {human(d.name)} is {np(d.expr, c2)}."
+        return f"A card's {define_noun(d.name)} is {np(d.expr, c2)}."
     if len(d.params) == 1 and types.get(d.params[0]) == ZONE:
         c2 = params_ctx(ctx, d.name, ())
         c2.bind(d.params[0], ZONE, Ref("the zone", "the zone's"))
-        return f"The {human(d.name)} of a zone is {np(d.expr, c2)}."
+        return f"The {define_noun(d.name)} of a zone is {np(d.expr, c2)}."
     if isinstance(d.expr, A.Bool):
         return f"{quote(human(d.name))} {'always' if d.expr.value else 'never'} holds."
     if not d.params:
         if ctx.decls.typing.merged(d.expr) == FLAG:
             return f"{quote(human(d.name))} holds when {cond(d.expr, c)}."
-        return f"The {human(d.name)} is {body}."
-    return f"The {human(d.name)} of {join_and([var(p) for p in d.params])} is {body}."
+        return f"The {define_noun(d.name)} is {body}."
+    return f"The {define_noun(d.name)} of {join_and([var(p) for p in d.params])} is {body}."
 
 
 def describe_order_key(k: A.OrderKey, ctx: Ctx) -> str:

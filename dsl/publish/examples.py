@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from ..bounds import EXAMPLE_STEPS
 from . import english as E
+from . import words as W
 from .layout import field_label, value_label, zone_label
 
 SEEDS = (1, 2, 3, 4)         # the sample games tried, in order: the first with the most kinds of moment wins
@@ -172,7 +173,7 @@ class Teller:
         z = self.d.zones.get(name)
         word = zone_label(self.d, name)
         if seat:
-            return f"{self.seats[int(seat)]}'s {word}" if int(seat) < len(self.seats) else word
+            return f"{W.possessive(self.seats[int(seat)])} {word}" if int(seat) < len(self.seats) else word
         return f"the {word}" if z is not None else word
 
     def cards(self, names: list) -> str:
@@ -201,7 +202,14 @@ class Teller:
             if first and value in (0, False, None, "none"):
                 return None
             owner, _, name = str(what).rpartition("'s ")
-            said = f"{owner}'s {field_label(self.d, name)}" if owner else field_label(self.d, name)
+            label = W.labels_of(self.d).fields.get(name)
+            if label and isinstance(value, bool) and name in W.labels_of(self.d).flags:
+                # a flag with a display name is said as the rules say it: "Ann is ready to fight"
+                if not owner:           # a game attribute's display name is a whole clause
+                    return E.cap(E.clean(label if value else W._negate_clause(label))) + "."
+                yes, no = W.flag_predicate(E.clean(label), name)
+                return f"{E.cap(owner)} {W.agree(owner, yes if value else no)}."
+            said = f"{W.possessive(owner)} {field_label(self.d, name)}" if owner else field_label(self.d, name)
             return f"{E.cap(said)} becomes {value_label(self.d, value) or 'nothing'}."
         if kind == "choice":
             who = self.seats[ev["player"]] if isinstance(ev.get("player"), int) and ev["player"] < len(self.seats) else "A player"
@@ -213,7 +221,7 @@ class Teller:
             return f"{who} {how} {E.clean(str(ev.get('choice', '')))}{said}."
         if kind == "trigger":
             who = self.seats[ev["player"]] if isinstance(ev.get("player"), int) and ev["player"] < len(self.seats) else ""
-            whose = f"{who}'s " if who else ""
+            whose = f"{W.possessive(who)} " if who else ""
             on = ev.get("on", "")
             decl = self.d.events.get(on)
             if decl is not None and decl.doc:
@@ -231,7 +239,7 @@ class Teller:
             else:                   # a procedure replaced
                 would = f"{E.human(on)} would be carried out"
             who = self.seats[ev["player"]] if isinstance(ev.get("player"), int) and ev["player"] < len(self.seats) else ""
-            whose = f"{who}'s " if who else ""
+            whose = f"{W.possessive(who)} " if who else ""
             return f"{E.cap(would)}; instead, {whose}{E.clean(str(ev.get('card', 'card')))} applies its rule."
         if kind == "event":
             decl = self.d.events.get(ev.get("name", ""))
@@ -382,8 +390,15 @@ def _again(said: str, times: int) -> str:
 
 
 def _plain(lines: list) -> list:
-    """The lines as the templates get them: a heading or a text, nothing else."""
-    return [{"heading": ln["heading"]} if "heading" in ln else {"text": ln["text"]} for ln in lines]
+    """The lines as the templates get them: a heading or a text, nothing else. A step in which
+    nothing was told (its events all unseen or unchanged) has no heading: nothing would be under it."""
+    out = []
+    for i, ln in enumerate(lines):
+        if "heading" not in ln:
+            out.append({"text": ln["text"]})
+        elif i + 1 < len(lines) and "heading" not in lines[i + 1]:
+            out.append({"heading": ln["heading"]})
+    return out
 
 
 INTROS = {

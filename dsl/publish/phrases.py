@@ -12,8 +12,8 @@ from dataclasses import replace
 from .. import ast as A
 from ..registry import BUILTIN_FUNCTIONS
 from ..types import CARD, FLAG, PLAYER, ZONE, elem, is_list
-from .words import (EM_CLOSE, Ctx, Ref, agree, article, describer, flag_predicate, human, join_and, np,
-                    plural, quote, var)
+from .words import (EM_CLOSE, Ctx, Ref, agree, article, define_noun, describer, flag_predicate, human, join_and,
+                    np, plural, possessive, quote, var)
 
 
 # ================================================================ expressions: helpers
@@ -42,15 +42,12 @@ def poss(e, ctx: Ctx) -> str:
         if kind == "local" and e.name in ctx.refs:
             return ctx.refs[e.name].poss
         if kind == "param":
-            return f"the {human(e.name)}'s"
+            return possessive(f"the {human(e.name)}")
     if isinstance(e, A.This):
         return "this card's"
     if isinstance(e, A.SeatPlayer):
         return f"seat {e.seat}'s"
-    text = np(e, ctx)
-    if text.endswith(("opponents", "players")):
-        return text + "'"                       # "your opponents'", never "opponents's"
-    return text + "'s"
+    return possessive(np(e, ctx))              # "your opponents'", "the Knights'", never "Knights's"
 
 
 def _simple(e) -> bool:
@@ -149,7 +146,7 @@ def _attr_of(e, subj: str, ctx: Ctx) -> str | None:
     """"strength" when `e` reads a property of the element `subj` (`strength(it)`, `it's score`,
     `it.size`, a bare card field inside a `where` over cards)."""
     if isinstance(e, A.Call) and len(e.args) == 1 and _is_subj(e.args[0], subj) and e.name in ctx.decls.defines:
-        return human(e.name)
+        return human(e.name) if ctx.type_of(e) == FLAG else define_noun(e.name)
     if isinstance(e, A.Possessive) and _is_subj(e.owner, subj):
         return ctx.field(e.name)
     if isinstance(e, A.FieldAccess) and _is_subj(e.obj, subj):
@@ -309,7 +306,7 @@ def _of_each(arg, ctx: Ctx) -> tuple[str, str] | None:
         parts = _map_parts(arg, ctx)
         return (parts[0], parts[1]) if parts else None
     if isinstance(arg, A.FieldOf) and is_list(ctx.type_of(arg.obj)):
-        return human(arg.name), np(arg.obj, ctx)
+        return _named(arg.name, ctx), np(arg.obj, ctx)         # by its display name
     return None
 
 
@@ -369,11 +366,12 @@ def describe_Call(e: A.Call, ctx: Ctx) -> str:
     if b is not None and len(args) == b.arity:
         return SAYINGS[b.english](e, ctx)
     if e.name in ctx.decls.defines or b is None or b.takes == "player":
+        words = define_noun(e.name) if e.name in ctx.decls.defines else human(e.name)   # "their units"
         if not args:
-            return f"the {human(e.name)}"
+            return f"the {words}"
         if len(args) == 1 and (_simple(args[0]) or isinstance(args[0], A.Opponents) or _is_one_player(args[0], ctx)):
-            return f"{poss(args[0], ctx)} {human(e.name)}"
-        return f"the {human(e.name)} of {join_and([np(a, ctx) for a in args])}"
+            return f"{poss(args[0], ctx)} {words}"
+        return f"the {words} of {join_and([np(a, ctx) for a in args])}"
     return f"{human(e.name)}({', '.join(np(a, ctx) for a in args)})"
 
 
@@ -728,7 +726,7 @@ def _same_property(left, right, ctx: Ctx):
     column_total(y)`, `p's score = q's score`; None otherwise."""
     if (isinstance(left, A.Call) and isinstance(right, A.Call) and left.name == right.name
             and left.name in ctx.decls.defines and len(left.args) == 1 == len(right.args)):
-        return np(left.args[0], ctx), np(right.args[0], ctx), human(left.name)
+        return np(left.args[0], ctx), np(right.args[0], ctx), define_noun(left.name)
     if isinstance(left, A.Possessive) and isinstance(right, A.Possessive) and left.name == right.name:
         return np(left.owner, ctx), np(right.owner, ctx), _named(left.name, ctx)
     if (isinstance(left, (A.FieldAccess, A.FieldOf)) and isinstance(right, (A.FieldAccess, A.FieldOf))

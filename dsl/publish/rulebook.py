@@ -395,7 +395,8 @@ class BookBuilder:
             if ct.docs:
                 s.blocks.append(prose(ct.docs))
             rows = [["name", "a text", "the card's name"]]
-            rows += [[E.human(f.name), E.describe_field(f, self.ctx), E.clean(" ".join(f.docs))] for f in ct.fields]
+            rows += [[field_label(d, f.name), E.describe_field(f, self.ctx), E.clean(" ".join(f.docs))]
+                     for f in ct.fields]        # by its display name, as the rules and the examples say it
             s.blocks.append(Block("table", title=f"Fields of every {ct.name}", columns=["Field", "Kind", "Description"],
                                   rows=rows))
             for pd in ct.parts:         # `parts belts: 2` (docs/language.md, "Parts of a card")
@@ -404,11 +405,11 @@ class BookBuilder:
                                        f"how many; each {word} has its own values of the fields below."]))
                 s.blocks.append(Block("table", title=f"Fields of each {word} of a {ct.name}",
                                       columns=["Field", "Kind", "Description"],
-                                      rows=[[E.human(f.name), E.describe_field(f, self.ctx), E.clean(" ".join(f.docs))]
-                                            for f in pd.fields]))
+                                      rows=[[field_label(d, f.name), E.describe_field(f, self.ctx),
+                                             E.clean(" ".join(f.docs))] for f in pd.fields]))
             if ct.back:                 # `back shows: tier` (docs/language.md, "Card backs")
                 s.blocks.append(prose([f"The back of every {ct.name} shows its "
-                                       f"{E.join_and([E.human(n) for n in ct.back])}: everyone may read "
+                                       f"{E.join_and([field_label(d, n) for n in ct.back])}: everyone may read "
                                        f"{'it' if len(ct.back) == 1 else 'them'} on a {ct.name} lying face down "
                                        "or held in a hand, though not on one in a hidden pile."]))
             lines = []
@@ -425,7 +426,8 @@ class BookBuilder:
             if not fields:
                 continue
             s = self.sub(sec, "What each player has" if owner == "player" else "What the game keeps track of")
-            rows = [[E.human(f.name), E.describe_field(f, self.ctx), E.clean(" ".join(f.docs))] for f in fields.values()]
+            rows = [[field_label(d, f.name), E.describe_field(f, self.ctx), E.clean(" ".join(f.docs))]
+                    for f in fields.values()]
             s.blocks.append(Block("table", title="Attributes", columns=["Attribute", "Kind", "Description"], rows=rows))
         if d.enums:
             s = self.sub(sec, "Lists of values")
@@ -648,9 +650,17 @@ class BookBuilder:
             s.blocks.extend(doc_and_rules(proc.body, c))
         if self.d.defines:
             s = self.sub(sec, "Values")
-            items = [Term(E.title(name), "value", [E.describe_define(de, self.ctx)], f"value-{slug(name)}")
-                     for name, de in self.d.defines.items()]
+            items = [Term(self.value_word(name, title=True), "value", [E.describe_define(de, self.ctx)],
+                          f"value-{slug(name)}") for name, de in self.d.defines.items()]
             s.blocks.append(Block("terms", items=items))
+
+    def value_word(self, name: str, title: bool = False) -> str:
+        """A define's heading, as its sentence says it: `my_units(p)` is "Units" ("A player's units
+        is ..."); a yes-or-no value keeps its words ("Is ready")."""
+        de = self.d.defines[name]
+        flag = self.d.typing.merged(de.expr) == E.FLAG or isinstance(de.expr, A.Bool)
+        word = E.human(name) if flag else E.define_noun(name)
+        return E.cap(word) if title else word
 
     def params_text(self, name: str, params, c: E.Ctx) -> str:
         """"Done for a player, called “the player” below." / "Done for *power* (a card) and ..."."""
@@ -864,21 +874,23 @@ class BookBuilder:
         for name in BUILTIN_EVENTS:
             if name in used and name not in d.events:
                 add(E.human(name), "event (built in)", [E.cap(E.BUILTIN_PHRASES[name]) + "."])
-        for z in d.zones.values():
-            add(E.human(z.name), "zone", [E.clean(z.doc or ""), ("One for each player" if z.per_player else "Shared")
+        for z in d.zones.values():          # each word as the book says it: by its display name
+            add(zl(d, z.name), "zone", [E.clean(z.doc or ""), ("One for each player" if z.per_player else "Shared")
                                           + ", " + {"hidden": "hidden", "owner": "seen by its owner only",
                                                     "others": "seen by everyone but its owner",
                                                     "public": "public"}[z.visibility]
                                           + ("; its owner knows its face-down cards" if z.owner_knows else "") + "."])
         for owner, fields in (("player attribute", d.player_fields), ("game attribute", d.game_fields)):
             for f in fields.values():
-                add(E.human(f.name), owner, [E.clean(" ".join(f.docs)), E.cap(E.describe_field(f, self.ctx)) + "."])
+                add(field_label(d, f.name), owner, [E.clean(" ".join(f.docs)),
+                                                    E.cap(E.describe_field(f, self.ctx)) + "."])
         for ct in d.card_types.values():
             add(ct.name, "card type", [E.clean(" ".join(ct.docs)),
-                                       "Fields: " + ", ".join(["name"] + [E.human(f.name) for f in ct.fields]) + "."])
+                                       "Fields: " + ", ".join(["name"] + [field_label(d, f.name) for f in ct.fields])
+                                       + "."])
             for f in ct.fields:
                 if f.docs:
-                    add(E.human(f.name), f"field of {ct.name}", [E.clean(" ".join(f.docs))])
+                    add(field_label(d, f.name), f"field of {ct.name}", [E.clean(" ".join(f.docs))])
         for e in d.enums.values():
             add(e.name, "list of values", [", ".join(value_label(d, m) for m in e.members) + "."])
         for kw in d.keywords.values():
@@ -886,7 +898,7 @@ class BookBuilder:
             lines = [E.plain(E.flatten([E.describe(ab, E.ability_ctx(c, None))])) for ab in kw.abilities]
             add(kw.name, "keyword", [E.clean(" ".join(kw.docs))] + lines)
         for name, de in d.defines.items():
-            add(E.human(name), "value", [E.plain(E.describe_define(de, self.ctx))])
+            add(self.value_word(name), "value", [E.plain(E.describe_define(de, self.ctx))])
         for die in d.dice.values():
             add(die.name, "die", [f"{len(die.faces)} faces."])
         for st in d.stacks:

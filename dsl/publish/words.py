@@ -57,6 +57,26 @@ def title(name: str) -> str:
     return words[:1].upper() + words[1:]
 
 
+OWNER_WORDS = frozenset("my your our their his her its the a an".split())
+
+
+def define_noun(name: str) -> str:
+    """A value's name said after its owner (`define my_units(p)`: "their units", never "their my
+    units"): the name without a leading possessive word or article, unless nothing else is left."""
+    words = human(name)
+    first, _, rest = words.partition(" ")
+    return rest if first.lower() in OWNER_WORDS and rest.strip() else words
+
+
+def possessive(text: str) -> str:
+    """`text`'s possessive: "Knights'" for a name ending in s (the players', the Knights'), "the
+    boss's", "Gus's" for one ending in ss or us, else "'s". Emphasis markers stay outside."""
+    core = text.rstrip(EM_CLOSE)
+    if core.endswith("s") and not core.endswith(("ss", "us", "is")) and core[-2:-1].isalpha():
+        return text + "'"
+    return text + "'s"
+
+
 def cap(text: str) -> str:
     """The sentence with its first letter capitalised (a name the rules give is left as it is)."""
     if not text or text[0] == EM_OPEN:
@@ -255,7 +275,7 @@ class Ctx:
 
     def bind(self, name: str, t, ref: Ref | None = None) -> None:
         self.scope.locals[name] = t
-        self.refs[name] = ref or Ref(var(name), var(name) + "'s")
+        self.refs[name] = ref or Ref(var(name), possessive(var(name)))
 
     @property
     def labels(self) -> Labels:
