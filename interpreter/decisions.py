@@ -15,10 +15,16 @@ answer never used fails the scenario (interpreter/scenario.py).
 """
 from __future__ import annotations
 
+import difflib
 import json
+
+from cardsmith.dsl.source import Span
 
 from .errors import GameAborted, RuleError, charge
 from .log import Seen, is_menu
+
+
+MAX_LISTED_OPTIONS = 12        # a scripted answer that is no option: the options named, then "and N more"
 
 
 class Decisions:
@@ -38,7 +44,7 @@ class Decisions:
             return
         scripted = self.st.script.get(str(player))
         if scripted:
-            value, given, _ = scripted.pop(0)
+            value, given, shown, *at = scripted.pop(0)
             if value not in options and isinstance(value, str):
                 # a scenario may name an option by its label ("Bolt: Cast it")
                 wanted = value.casefold()
@@ -50,9 +56,7 @@ class Decisions:
                 # `chooses one`: a scenario may give the element itself (a card) for its option
                 value = next((o for o in options if len(o) > 1 and o[1] == value), value)
             if value not in options:
-                raise RuleError(f"the scenario gives {self.log.player_name(player)} the choice "
-                                f"{self.log.value(self, value)} (at {given}), which is not one of the options",
-                                span)
+                self._not_an_option(player, prompt, options, kind, span, shown, at)
             env[var] = value
             self._log_choice(player, prompt, value, span, "scripted", kind=kind)
             return
@@ -93,10 +97,32 @@ class Decisions:
                                                  "secret": secret},
                           [self.log.player_name(player), *picked, f" ({prompt})"], weight=None)
 
+    def _not_an_option(self, player, prompt, options, kind, span, shown, at) -> None:
+        """A scripted answer that is none of the options: the scenario stops at its `give` line,
+        naming the question (where it is asked, its prompt), the options offered and the closest."""
+        charge(self, len(options), span)
+        labels = self.log.option_labels(self, options, kind, span)
+        listed = ", ".join(labels[:MAX_LISTED_OPTIONS])
+        if len(labels) > MAX_LISTED_OPTIONS:
+            listed += f" and {len(labels) - MAX_LISTED_OPTIONS} more"
+        asked = f" ({json.dumps(prompt, ensure_ascii=False)})" if prompt else ""
+        near = difflib.get_close_matches(str(shown).strip('"').casefold(),
+                                         [lab.casefold() for lab in labels], n=1, cutoff=0.5)
+        pick = labels[[lab.casefold() for lab in labels].index(near[0])] if near else labels[0]
+        seat = f"seat {player + 1}"
+        said = json.dumps(pick, ensure_ascii=False)
+        hint = (f"did you mean {said}? write: give {seat} the choice {said}" if near else
+                f"give one of the options by its name, e.g. give {seat} the choice {said}")
+        where = Span(*at[0]) if at and isinstance(at[0], list) and len(at[0]) == 5 else span
+        raise RuleError(f"the scenario gives {self.log.player_name(player)} the choice {shown}, which is not "
+                        f"one of the options of the question at {span.short}{asked}: {listed}", where, hint)
+
     def give(self, player, choice, span, t=None) -> None:
         """A scenario's `give`: the player's next answer, taken in order by the next question with more
         than one option; kept with where it was given, for a scenario that ends with it unused."""
         shown = self.log.typed(self, choice, t)
         shown = json.dumps(shown, ensure_ascii=False) if isinstance(shown, str) and choice is not None \
             else str(self.log.value(self, shown))
-        self.st.script.setdefault(str(player), []).append([choice, span.short, shown])
+        # where it was given, in full: an answer that is no option stops the scenario at this line
+        at = [span.path, span.line, span.column, span.end_line, span.end_column]
+        self.st.script.setdefault(str(player), []).append([choice, span.short, shown, at])

@@ -57,7 +57,7 @@ def run_scenario(game: Game, name: str, seed: int = 0, max_steps: int | None = N
                             f"choice '{p.prompt}' (options: {', '.join(p.options)}); script it with give")
         failures.extend(_failure(f) for f in eng.state.failures)
         for seat, answers in sorted(eng.state.script.items(), key=lambda item: int(item[0])):
-            for _, given, shown in answers:
+            for _, given, shown, *_ in answers:
                 failures.append(f"{given}: the scenario gives {eng.player_names[int(seat)]} the choice "
                                 f"{shown}, but no question used it (a question with one possible answer "
                                 f"is not asked)")

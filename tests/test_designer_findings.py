@@ -153,3 +153,40 @@ def test_no_example_in_the_book_has_an_empty_step(knights_md):
     chapter = knights_md.split("Examples of play", 2)[-1].split("Procedures and values")[0]
     blocks = [b.strip() for b in chapter.split("**Step ")[1:]]
     assert blocks and all("\n- " in b.split("**Step ")[0] for b in blocks), blocks
+
+
+# ---------------------------------------------------------------- 3. a scripted answer that is no option
+
+def _signal_fires_with(scenario: str):
+    from pathlib import Path
+    text = (Path(__file__).parent / "games" / "signal_fires.cards").read_text(encoding="utf-8") + scenario
+    return load_text(text, "signal_fires.cards"), text
+
+
+def test_an_answer_that_is_no_option_lists_the_options_at_the_give_line():
+    from cardsmith.interpreter.scenario import run_scenario
+    game, text = _signal_fires_with('''
+scenario "A misspelt colour" with 2 players:
+    give seat 1 the choice "gren"
+    play setup
+''')
+    line = text.splitlines().index('    give seat 1 the choice "gren"') + 1
+    asked = next(i for i, t in enumerate(text.splitlines(), 1) if "p chooses c from Colour" in t)
+    result = run_scenario(game, "A misspelt colour")
+    assert not result.ok and len(result.failures) == 1, result.failures
+    head, hint = result.failures[0].split("\n")
+    assert head == (f'signal_fires.cards:{line}:5: the scenario gives Player 1 the choice "gren", which is not '
+                    f'one of the options of the question at signal_fires.cards:{asked}:9 ("Choose your colour"): '
+                    "red, blue, green")
+    assert hint == '    did you mean "green"? write: give seat 1 the choice "green"'
+
+
+def test_an_answer_far_from_every_option_still_gets_one_to_write():
+    from cardsmith.interpreter.scenario import run_scenario
+    game, _ = _signal_fires_with('''
+scenario "A card for a colour" with 2 players:
+    give seat 1 the choice 12
+    play setup
+''')
+    failure = run_scenario(game, "A card for a colour").failures[0]
+    assert failure.endswith('give one of the options by its name, e.g. give seat 1 the choice "red"')

@@ -178,8 +178,12 @@ def test_a_scripted_answer_that_is_not_an_option_is_a_failure(top_card):
     result = run_scenario(top_card, "A choice that is not an option")
     assert not result.ok
     assert len(result.failures) == 1, result.failures
-    assert result.failures[0].startswith(f"{_where('p chooses c from Colour', 'p chooses')}: ")
-    assert "not one of the options" in result.failures[0]
+    # at the scenario's `give` line, naming the question, its options and an answer to write
+    failure = result.failures[0]
+    assert failure.startswith(f"{_where('give seat 2 the choice 7', 'give')}: ")
+    assert "not one of the options" in failure
+    assert f"the question at {_where('p chooses c from Colour', 'p chooses')}" in failure
+    assert failure.split("\n")[0].endswith(": red, blue") and "give seat 2 the choice \"red\"" in failure
 
 
 def test_run_scenarios_reports_each_scenario_in_file_order(top_card):
