@@ -170,6 +170,22 @@ class AllPlayers:
 
 
 @dataclass(frozen=True, slots=True)
+class AllEntities:
+    """`all ships` — every entity of a kind still in play, in the order they were created
+    (docs/language.md, "entity")."""
+    span: Span
+    name: str               # as written: the kind's plural (`ships`)
+
+
+@dataclass(frozen=True, slots=True)
+class IsInPlay:
+    """`s is in play` / `s is not in play` — whether an entity has not been destroyed."""
+    span: Span
+    item: "Expr"
+    negated: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Opponents:
     """`opponents` — players still in the game other than `you`."""
     span: Span
@@ -498,7 +514,7 @@ class PlaceMark:
     place: "Expr"
 
 
-Expr = Union[Num, Text, Bool, Nothing, Name, Call, FieldAccess, Possessive, Your, FieldOf,
+Expr = Union[Num, Text, Bool, Nothing, Name, Call, FieldAccess, Possessive, Your, FieldOf, AllEntities, IsInPlay,
              CardsIn, EveryZone, TopCard, TopCards, ActivePlayer, This, You, SeatPlayer, WinnersExpr, StackExpr, PlayersExpr,
              AllPlayers, Opponents, ListExpr, WhereExpr, ExprMap, OrChain, AndChain, NotOp,
              Compare, IsEmpty, IsIn, IsA, Arith, Neg,
@@ -751,6 +767,24 @@ class ResolveStmt:
 
 
 @dataclass(frozen=True, slots=True)
+class CreateStmt:
+    """`create a ship for p as s` — a new entity of a kind, owned by p, its attributes at their
+    defaults; `as s` names it for the rest of the block (docs/language.md, "entity")."""
+    span: Span
+    kind: str
+    player: Expr
+    name: str | None
+    kind_span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DestroyStmt:
+    """`destroy s` — the entity leaves play (its zones must be empty)."""
+    span: Span
+    target: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class ExpectStmt:
     """`expect count(cards in first(players)'s discard) = 4` (scenarios)"""
     span: Span
@@ -935,7 +969,8 @@ Stmt = Union[DocItem, MoveStmt, ShuffleStmt, FlipStmt, SetStmt, AddStmt, Subtrac
              RollStmt, CounterStmt, NegateStmt, SkipStmt, ExpectStmt, GiveStmt, SayStmt, PlayStmt, ExpectEventStmt, StackDeckStmt, IfStmt,
              ForStmt, RepeatStmt, WhileStmt, TimesStmt, StepStmt, TurnStmt, MayStmt, TakeActionsStmt,
              SecretStmt, ChooseOneStmt, ChooseManyStmt, ScoreWinStmt, LookStmt, ResolveStmt,
-             RollPoolStmt, RollIntoStmt, RerollStmt, TurnDieStmt, RemoveDiceStmt, HandOutStmt, HandOutCardsStmt]
+             RollPoolStmt, RollIntoStmt, RerollStmt, TurnDieStmt, RemoveDiceStmt, HandOutStmt, HandOutCardsStmt,
+             CreateStmt, DestroyStmt]
 Block = tuple[Stmt, ...]
 
 # ============================================================== abilities
@@ -1110,6 +1145,28 @@ class ZoneDecl:
     # zone's owner then chooses cards to put into that zone until it holds `capacity` again
     discard_into: str | None = None
     board: str | None = None            # a place of this board (`board map:`), not written as a zone
+    # `per ship`: one zone for each entity of that kind (an `entity` declaration); its owner is the
+    # entity's owner. per_player is False for it, and it is not a shared zone either
+    per_entity: str | None = None
+    per_span: Span | None = None        # where `per <kind>` is written, for its errors
+
+
+@dataclass(frozen=True, slots=True)
+class EntityDecl:
+    """`entity ship "Runabout": per player, at most 3, plural ships` with its text and `has:` its
+    attributes (field declarations, like `player has:`)."""
+    span: Span
+    name: str
+    label: str | None
+    per_player: bool
+    most: int | None                    # `at most N` per player (required: the checker says so)
+    plural: str | None                  # `plural allies`; else the name + "s"
+    fields: tuple[FieldDecl, ...]
+    docs: tuple[str, ...]
+
+    @property
+    def plural_name(self) -> str:
+        return self.plural or self.name + "s"
 
 
 @dataclass(frozen=True, slots=True)
@@ -1423,7 +1480,7 @@ class ScenarioDecl:
     seed: int | None = None
 
 
-Decl = Union[GameDecl, EnumDecl, CardTypeDecl, AttrsDecl, ZoneDecl, BoardDecl, CardTable, CardDecl, DieDecl,
+Decl = Union[GameDecl, EnumDecl, CardTypeDecl, AttrsDecl, ZoneDecl, EntityDecl, BoardDecl, CardTable, CardDecl, DieDecl,
              EventDecl, DefineDecl, ProcedureDecl, KeywordDecl, SetupDecl, RoundDecl, EndCheckDecl,
              TriggerOrderDecl, ValueDecl, ScoreDecl, MeasureDecl, GroupDecl, WindowDecl, StackDecl, DeckRulesDecl, ProseDecl, NoteDecl, TermDecl, CreditDecl, ImportDecl, ExtendsDecl,
              OverrideDecl, ScenarioDecl]

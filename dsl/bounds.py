@@ -38,6 +38,7 @@ BOUNDS: tuple[Bound, ...] = (
     Bound("MAX_PLAYERS", 100, "players", "players a game may declare (`players: 2 to N`)"),
     Bound("MAX_BOARD_PLACES", 10_000, "places", "places on one board (`board`: listed, or in the rows of a grid or hex)"),
     Bound("MAX_CARD_PARTS", 100, "parts", "parts of one kind on one card (`parts belts: 2`, or the card's `belts` cell)"),
+    Bound("MAX_ENTITIES", 100, "entities", "entities of one kind a player may own at once (`entity ship: per player, at most N`)"),
     # --- running a game (interpreter/) ---
     Bound("MAX_STEPS", 5_000_000, "instructions", "instructions one game may run; and, counted apart, items of work inside instructions (lists built, options offered, cards searched)",
           "`--max-steps N` on play, simulate and test"),
@@ -89,6 +90,7 @@ MAX_CARDS = int(bound("MAX_CARDS").value)
 MAX_PLAYERS = int(bound("MAX_PLAYERS").value)
 MAX_BOARD_PLACES = int(bound("MAX_BOARD_PLACES").value)
 MAX_CARD_PARTS = int(bound("MAX_CARD_PARTS").value)
+MAX_ENTITIES = int(bound("MAX_ENTITIES").value)
 MAX_STEPS = int(bound("MAX_STEPS").value)
 MAX_FRAMES = int(bound("MAX_FRAMES").value)
 MAX_RUNTIME_NUMBER = int(bound("MAX_RUNTIME_NUMBER").value)

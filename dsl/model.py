@@ -40,6 +40,10 @@ class Declarations:
     player_fields: dict[str, A.FieldDecl] = field(default_factory=dict)
     game_fields: dict[str, A.FieldDecl] = field(default_factory=dict)
     zones: dict[str, A.ZoneDecl] = field(default_factory=dict)
+    # entity kinds by name (`entity ship: per player, at most 3`: dsl/checks/entities.py), and the
+    # values each new one's attributes start with (set by the entity checks)
+    entities: dict[str, A.EntityDecl] = field(default_factory=dict)
+    entity_defaults: dict[str, dict] = field(default_factory=dict)
     # boards by name, resolved (places, links, fields, marks: dsl/checks/boards.py `Board`); each
     # place is also in `zones`, a shared zone whose `board` names its board
     boards: dict[str, object] = field(default_factory=dict)
@@ -77,6 +81,13 @@ class Declarations:
     # attribute name -> the value every player / the game starts with (set by the card checks)
     player_defaults: dict[str, object] = field(default_factory=dict)
     game_defaults: dict[str, object] = field(default_factory=dict)
+
+    def entity_of_plural(self, word: str) -> str | None:
+        """The entity kind whose plural is `word` (`ships` -> `ship`), or None."""
+        for e in self.entities.values():
+            if e.plural_name == word:
+                return e.name
+        return None
 
     def enum_members(self) -> list[str]:
         return [m for e in self.enums.values() for m in e.members]

@@ -240,6 +240,13 @@ TARGETED = _event("targeted", (("card", "card"), ("source", "card"), ("player", 
                   "a card becomes the target of an action", "a card would become the target of an action",
                   "resolver:commit")
 
+# entities (docs/language.md, "entity"): `when created where entity is a ship:`; `entity` is one of
+# any kind, `player` its owner
+CREATED = _event("created", (("entity", ("entity", None)), ("player", "player")),
+                 "an entity is created", "an entity would be created", "entities:create")
+DESTROYED = _event("destroyed", (("entity", ("entity", None)), ("player", "player")),
+                   "an entity is destroyed", "an entity would be destroyed", "entities:destroy")
+
 
 def announcer(ev: BuiltinEvent):
     """The engine function named as the announcer of `ev`, or None."""

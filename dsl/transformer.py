@@ -270,6 +270,7 @@ class ToAst(Transformer):
     def zone_decl(self, meta, ch):
         name = str(ch[0])
         per_player, ordered, visibility, capacity, doc = False, True, "public", None, None
+        per_entity = per_span = None
         owner_knows, discard_into = False, None
         label = self._text(ch[1]) if _is_tok(ch[1], "STRING") else None
         for item in ch[2 if label is not None else 1:]:
@@ -297,8 +298,34 @@ class ToAst(Transformer):
                 capacity = self._int(item[2])
             elif words[:3] == ["discard", "down", "into"]:
                 discard_into = words[3]     # a move past the capacity: the owner discards down
+            elif words[0] == "per":         # `per ship`: one for each entity of that kind
+                per_player, per_entity, per_span = False, words[1], self._tok_span(item[1])
         return A.ZoneDecl(self._span(meta), name, per_player, ordered, visibility, capacity, doc, label,
-                          owner_knows, discard_into)
+                          owner_knows, discard_into, per_entity=per_entity, per_span=per_span)
+
+    def entity_decl(self, meta, ch):
+        name = str(ch[0])
+        label = self._text(ch[1]) if _is_tok(ch[1], "STRING") else None
+        per_player, most, plural, fields = False, None, None, []
+        for item in ch[2 if label is not None else 1:]:
+            if isinstance(item, list):
+                words = [str(t) for t in item]
+                if words == ["per", "player"]:
+                    per_player = True
+                elif words[:2] == ["at", "most"]:
+                    most = self._int(item[2])
+                elif words[0] == "plural":
+                    plural = words[1]
+            elif isinstance(item, tuple):       # `has:` its attributes
+                fields.extend(item)
+        return A.EntityDecl(self._span(meta), name, label, per_player, most, plural, tuple(fields),
+                            self._docs(ch))
+
+    def entity_prop(self, meta, ch):
+        return ch
+
+    def entity_has(self, meta, ch):
+        return tuple(i for i in ch if isinstance(i, A.FieldDecl))
 
     def zone_prop(self, meta, ch):
         return ch
@@ -736,6 +763,13 @@ class ToAst(Transformer):
     def resolve_stmt(self, meta, ch):
         return A.ResolveStmt(self._span(meta), ch[0], ch[1] if len(ch) > 1 else None)
 
+    def create_stmt(self, meta, ch):
+        return A.CreateStmt(self._span(meta), str(ch[0]), ch[1], str(ch[2]) if len(ch) > 2 else None,
+                            self._tok_span(ch[0]))
+
+    def destroy_stmt(self, meta, ch):
+        return A.DestroyStmt(self._span(meta), ch[-1])
+
     def expect_stmt(self, meta, ch):
         return A.ExpectStmt(self._span(meta), ch[0])
 
@@ -908,6 +942,12 @@ class ToAst(Transformer):
 
     def is_not_empty(self, meta, ch):
         return A.IsEmpty(self._span(meta), ch[0], True)
+
+    def is_in_play(self, meta, ch):
+        return A.IsInPlay(self._span(meta), ch[0], False)
+
+    def is_not_in_play(self, meta, ch):
+        return A.IsInPlay(self._span(meta), ch[0], True)
 
     def is_in(self, meta, ch):
         return A.IsIn(self._span(meta), ch[0], ch[1], False)
@@ -1095,6 +1135,12 @@ class ToAst(Transformer):
 
     def players_expr(self, meta, ch):
         return A.PlayersExpr(self._span(meta))
+
+    def all_entities(self, meta, ch):
+        return A.AllEntities(self._span(meta), str(ch[0]))
+
+    def owner_of(self, meta, ch):           # `the owner of s`: as `owner of s`
+        return A.FieldOf(self._span(meta), "owner", ch[-1])
 
     def all_players(self, meta, ch):
         return A.AllPlayers(self._span(meta))

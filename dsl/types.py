@@ -44,6 +44,32 @@ def part_decl(d, name: str):
     return None
 
 
+def entity_of(kind: str | None) -> tuple:
+    """The type of an entity of a kind (`entity ship: ...`): ("entity", "ship"); ("entity", None)
+    is one of any kind (the `created` / `destroyed` events' `entity`)."""
+    return ("entity", kind)
+
+
+def is_entity(t) -> bool:
+    return isinstance(t, tuple) and t[0] == "entity"
+
+
+def entity_field_type(typer, kind: str | None, name: str):
+    """The type of `s's <name>` on an entity of `kind` (any kind when None): an attribute, a zone
+    per that kind, or its owner; None when it has none of that name."""
+    if name == "owner":
+        return PLAYER
+    kinds = [typer.d.entities[kind]] if kind in typer.d.entities else list(typer.d.entities.values()) if kind is None else []
+    for k in kinds:
+        for fd in k.fields:
+            if fd.name == name:
+                return typer.field_type(fd)
+        zd = typer.d.zones.get(name)
+        if zd is not None and zd.per_entity == k.name:
+            return ZONE
+    return None
+
+
 def list_of(t) -> tuple:
     return ("list", t)
 
@@ -64,6 +90,8 @@ def show(t) -> str:
         return f"a {t[1]}"
     if is_part(t):
         return f"a part '{t[1]}' of a card"
+    if is_entity(t):
+        return f"a {t[1]}" if t[1] else "an entity"
     return {NUMBER: "a number", FLAG: "yes/no", TEXT: "a text", PLAYER: "a player", CARD: "a card",
             ZONE: "a zone", NONE: "none", ANY: "a value", DIE: "a die of a pool"}.get(t, str(t))
 
@@ -76,6 +104,8 @@ def plural(t) -> str:
         return f"{t[1]} values"
     if is_part(t):
         return f"parts '{t[1]}' of cards"
+    if is_entity(t):
+        return f"{t[1]} entities" if t[1] else "entities"
     return {NUMBER: "numbers", FLAG: "yes/no values", TEXT: "texts", PLAYER: "players", CARD: "cards",
             ZONE: "zones", NONE: "nones", ANY: "values", DIE: "dice"}.get(t, f"{t}s")
 
@@ -99,6 +129,8 @@ def compatible(a, b) -> bool:
         return True
     if is_list(a) and is_list(b):
         return compatible(a[1], b[1])
+    if is_entity(a) and is_entity(b) and (a[1] is None or b[1] is None):
+        return True             # an entity of any kind (the `created` event's) is one of each kind
     return a == b
 
 
@@ -173,7 +205,8 @@ def ref_type(decls, ref: A.TypeRef):
     ...`); `any` for an unknown name (which the checker reports where it is declared)."""
     base = BASIC.get(ref.name)
     if base is None:
-        base = ("enum", ref.name) if ref.name in decls.enums else CARD if ref.name in decls.card_types else ANY
+        base = ("enum", ref.name) if ref.name in decls.enums else CARD if ref.name in decls.card_types else \
+            entity_of(ref.name) if ref.name in decls.entities else ANY
     return list_of(base) if ref.is_list else base
 
 
@@ -246,8 +279,9 @@ class Typer:
         return self.type_of_ref(fd.type)
 
     def type_of_ref(self, ref: A.TypeRef, report: bool = True):
-        if report and ref.name not in BASIC and ref.name not in self.d.enums and ref.name not in self.d.card_types:
-            known = list(BASIC) + list(self.d.enums) + list(self.d.card_types)
+        if (report and ref.name not in BASIC and ref.name not in self.d.enums and ref.name not in self.d.card_types
+                and ref.name not in self.d.entities):
+            known = list(BASIC) + list(self.d.enums) + list(self.d.card_types) + list(self.d.entities)
             self.report("E0101", f"unknown type '{ref.name}'", ref.span,
                         suggest(ref.name, known) or "a type is number, flag, text, player, card, zone, an enum or a card type")
         return ref_type(self.d, ref)
@@ -302,10 +336,18 @@ class Typer:
         kind, t = self.name_kind(e, sc)
         if kind is None:
             known = (list(sc.locals) + list(sc.event_params) + list(self.d.game_fields)
-                     + [z for z, zd in self.d.zones.items() if not zd.per_player] + self.d.enum_members()
+                     + [z for z, zd in self.d.zones.items() if not zd.per_player and zd.per_entity is None]
+                     + self.d.enum_members()
                      + list(self.d.enums))
             hint = suggest(e.name, known)
-            if e.name in self.d.zones:
+            if e.name in self.d.zones and self.d.zones[e.name].per_entity is not None:
+                hint = f"'{e.name}' is a zone per {self.d.zones[e.name].per_entity}: write s's {e.name}, s a " \
+                       f"{self.d.zones[e.name].per_entity}"
+            elif e.name in self.d.entities or self.d.entity_of_plural(e.name):
+                kind = self.d.entities.get(e.name) or self.d.entities[self.d.entity_of_plural(e.name)]
+                hint = f"'{e.name}' names an entity kind: write your {kind.plural_name}, p's {kind.plural_name} " \
+                       f"or all {kind.plural_name}"
+            elif e.name in self.d.zones:
                 hint = f"'{e.name}' is a per-player zone: write p's {e.name}, your {e.name} or every {e.name}"
             elif e.name in sc.gone:
                 hint = (f"'{e.name}' is known only inside the block at line {sc.gone[e.name]} (an if, a loop, "
@@ -347,7 +389,7 @@ class Typer:
         if name in self.d.game_fields:
             return "game_attr", self.field_type(self.d.game_fields[name])
         zd = self.d.zones.get(name)
-        if zd is not None and not zd.per_player:
+        if zd is not None and not zd.per_player and zd.per_entity is None:
             return "zone", ZONE
         enum = self.d.member_enum(name)
         if enum is not None:
@@ -435,6 +477,17 @@ class Typer:
             return pt
         if obj_t == ANY:
             return ANY
+        if is_entity(obj_t):            # an entity: its attributes, its zones, its owner
+            ft = entity_field_type(self, obj_t[1], name)
+            if ft is not None:
+                return ft
+            kind = self.d.entities.get(obj_t[1])
+            known = (["owner"] + [f.name for f in kind.fields] + [z for z, zd in self.d.zones.items()
+                                                                  if zd.per_entity == kind.name]) if kind else ["owner"]
+            self.report("E0251", f"{show(obj_t)} has no attribute or zone '{name}'", span,
+                        suggest(name, known) or f"a {obj_t[1] or 'entity'} has {', '.join(known)}; declare more under "
+                        f"its 'has:', or a zone with: zone {name}: per {obj_t[1] or 'ship'}")
+            return ANY
         if is_part(obj_t):              # a part of a card: its own fields (`b's built`)
             pd = part_decl(self.d, obj_t[1])
             fd = next((f for f in pd.fields if f.name == name), None) if pd is not None else None
@@ -470,6 +523,18 @@ class Typer:
     def _possessive(self, owner, name, span, sc):
         if owner == PLAYER:
             zd = self.d.zones.get(name)
+            kind = self.d.entity_of_plural(name)
+            if kind is not None:            # `p's ships`: the player's entities of a kind, oldest first
+                return list_of(entity_of(kind))
+            if zd is not None and zd.per_entity is not None:
+                self.report("E0205", f"'{name}' is a zone per {zd.per_entity}, not one per player", span,
+                            f"name a {zd.per_entity}: s's {name} (for each s in p's "
+                            f"{self.d.entities[zd.per_entity].plural_name if zd.per_entity in self.d.entities else zd.per_entity + 's'})")
+                return ZONE
+            if name in self.d.entities:     # `your ship`: the kind's name, not its plural
+                self.report("E0206", f"'{name}' is an entity kind; a player's are its plural", span,
+                            f"write {self.d.entities[name].plural_name}, e.g. your {self.d.entities[name].plural_name}")
+                return list_of(entity_of(name))
             if zd is not None:
                 if not zd.per_player:
                     self.report("E0205", f"'{name}' is a shared zone, not one per player", span,
@@ -510,10 +575,34 @@ class Typer:
         zd = self.d.zones.get(e.name)
         if zd is None:
             self.report("E0207", f"unknown zone '{e.name}'", e.span, suggest(e.name, self.d.zones))
+        elif zd.per_entity is not None:
+            self.report("E0205", f"'{e.name}' is a zone per {zd.per_entity}: 'every' needs a zone per player", e.span,
+                        f"name each: s's {e.name} for each s in all "
+                        f"{self.d.entities[zd.per_entity].plural_name if zd.per_entity in self.d.entities else zd.per_entity + 's'}")
         elif not zd.per_player:
             self.report("E0205", f"'{e.name}' is a shared zone: 'every' needs a zone per player", e.span,
                         f"write just '{e.name}'")
         return list_of(ZONE)
+
+    def t_AllEntities(self, e, sc):
+        kind = self.d.entity_of_plural(e.name)
+        if kind is None:
+            if e.name in self.d.entities:
+                hint = f"write the plural: all {self.d.entities[e.name].plural_name}"
+            else:
+                hint = suggest(e.name, [k.plural_name for k in self.d.entities.values()]) or (
+                    "'all' takes an entity kind's plural, e.g. all ships (declare: entity ship: per player, "
+                    "at most 3), or all players")
+            self.report("E0250", f"unknown entity kind '{e.name}'", e.span, hint)
+            return list_of(ANY)
+        return list_of(entity_of(kind))
+
+    def t_IsInPlay(self, e, sc):
+        t = self.infer(e.item, sc)
+        if not is_entity(t) and t not in (ANY, NONE):
+            self.report("E0408", f"only an entity is in play or not, but this is {show(t)}", e.item.span,
+                        "e.g. s is in play, s a ship that may have been destroyed")
+        return FLAG
 
     def _want_one_zone(self, e, sc, what: str):
         """`top card of` / `top 2 cards of` look into one zone: `every hand` has no one top."""

@@ -20,6 +20,7 @@ from . import compile_positions as _positions
 from . import compile_combos as _combos
 from . import compile_boards as _boards
 from . import parts as _parts
+from . import entities as _entities
 from .errors import RuleError, charge
 
 _MISSING = object()
@@ -332,12 +333,20 @@ class ExprCompiler:
 
     def x_FieldAccess(self, e, sc):
         return self._possessive(self.compile(e.obj, sc), self.type_of(e.obj, sc), e.name,
-                                self.env_key(e.obj, sc), zones=False)
+                                self.env_key(e.obj, sc), zones=False, span=e.span)
 
-    def _possessive(self, owner_fn, owner_t, name, key=None, zones=True):
+    def _possessive(self, owner_fn, owner_t, name, key=None, zones=True, span=None):
         """`owner's name`: a zone of a player, a player's or a card's field. With `key`, the
         owner is a local read straight from env, and `owner_fn` is not called. Read from a
         player who is none, it is none, as a card's field read from none is."""
+        if owner_t == PLAYER and (kind := self.d.entity_of_plural(name)) is not None:
+            if key is not None:         # `p's ships`: the player's live entities (interpreter/entities.py)
+                return lambda m, env: _entities.of_player(m, kind, env[key])
+            return lambda m, env: _entities.of_player(m, kind, owner_fn(m, env))
+        if owner_t.__class__ is tuple and owner_t[0] == "entity":
+            if name in self.d.zones:    # `s's crew`: its zone's key
+                return _entities.zone_reader(owner_fn, name, span, key)
+            return _entities.reader(owner_fn, name, span, key)
         if owner_t == PLAYER:
             if zones and name in self.d.zones:
                 keys = self.p.zone_keys[name]
@@ -367,7 +376,7 @@ class ExprCompiler:
 
     def x_Possessive(self, e, sc):
         return self._possessive(self.compile(e.owner, sc), self.type_of(e.owner, sc), e.name,
-                                self.env_key(e.owner, sc))
+                                self.env_key(e.owner, sc), span=e.span)
 
     def x_Your(self, e, sc):
         return self._possessive(None, PLAYER, e.name, "$you")
@@ -376,7 +385,7 @@ class ExprCompiler:
         t = self.type_of(e.obj, sc)
         obj = self.collection(e.obj, sc) if is_list(t) else self.compile(e.obj, sc)
         if is_list(t):
-            one = self._possessive(None, t[1], e.name, "$of")
+            one = self._possessive(None, t[1], e.name, "$of", span=e.span)
 
             def each(m, env):
                 out = []
@@ -384,7 +393,7 @@ class ExprCompiler:
                     out.append(_with_it(env, "$of", x, one, m))
                 return out
             return each
-        return self._possessive(obj, t, e.name, self.env_key(e.obj, sc))
+        return self._possessive(obj, t, e.name, self.env_key(e.obj, sc), span=e.span)
 
     def local_zone(self, e, sc):
         """(zone keys by seat, env key of the player) for `p's deck` or `your discard`, else None."""
@@ -436,6 +445,14 @@ class ExprCompiler:
                 return out
             return list(m.zones[key])
         return cards_in
+
+    def x_AllEntities(self, e, sc):
+        kind = self.d.entity_of_plural(e.name)
+        return lambda m, env: _entities.all_of(m, kind)
+
+    def x_IsInPlay(self, e, sc):
+        item, neg = self.compile(e.item, sc), e.negated
+        return lambda m, env: _entities.in_play(m, item(m, env)) != neg
 
     def x_EveryZone(self, e, sc):
         keys = list(self.p.zone_keys[e.name])
@@ -771,6 +788,10 @@ def zone_keys(decls, max_players: int) -> dict[str, list[str]]:
     keys: dict[str, list[str]] = {}
     for name, zd in decls.zones.items():
         keys[name] = [f"{name}:{p}" for p in range(max_players)] if zd.per_player else [name]
+        if zd.per_entity is not None and zd.per_entity in decls.entities:
+            # one per slot of the kind at each seat: `crew:1/2` (interpreter/entities.py)
+            most = decls.entities[zd.per_entity].most or 1
+            keys[name] = [f"{name}:{p}/{k}" for p in range(max_players) for k in range(most)]
     return keys
 
 

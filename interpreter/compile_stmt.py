@@ -20,6 +20,7 @@ from cardsmith.dsl.registry import ELIMINATED, FLIPPED, MOVED, REVEALED, STEP_EN
 
 from . import compile_scenario as _scn
 from . import compile_dice as _dice
+from . import compile_entities as _ents
 from . import compile_boards as _boards
 from . import parts as _parts
 from .blocks import Snippet
@@ -210,6 +211,8 @@ class StmtCompiler:
                 return _boards.field_setter(self, owner, n, target.span)
             if is_part(owner_t):                # a part of a card's field (interpreter/parts.py)
                 return _parts.reader(owner, n), ("part", owner, n), _part_fd(self.d, owner_t, n)
+            if owner_t.__class__ is tuple and owner_t[0] == "entity":     # interpreter/entities.py
+                return _ents.setter(owner, n, target.span, self.d, owner_t[1])
             return (lambda m, env: m.cards[owner(m, env)].get(n)), ("card", owner, n), self._card_fd(n)
         if isinstance(target, A.FieldAccess):
             obj = self.cx(target.obj, ctx)
@@ -221,6 +224,8 @@ class StmtCompiler:
                 return _boards.field_setter(self, obj, n, target.span)
             if is_part(t):
                 return _parts.reader(obj, n), ("part", obj, n), _part_fd(self.d, t, n)
+            if t.__class__ is tuple and t[0] == "entity":
+                return _ents.setter(obj, n, target.span, self.d, t[1])
             return (lambda m, env: m.cards[obj(m, env)].get(n)), ("card", obj, n), self._card_fd(n)
         raise RuleError("this cannot be changed", target.span)
 
@@ -231,7 +236,8 @@ class StmtCompiler:
         if isinstance(target, A.PlaceMark) or (
                 isinstance(target, (A.Possessive, A.FieldAccess))
                 and ((ot := self.x.type_of(target.owner if isinstance(target, A.Possessive) else target.obj, sc)) == ZONE
-                     or is_part(ot))):      # a part's field: the closure sets it (interpreter/parts.py)
+                     or is_part(ot)         # a part's field: the closure sets it (interpreter/parts.py)
+                     or (ot.__class__ is tuple and ot[0] == "entity"))):     # an entity's (interpreter/entities.py)
             return None
         if isinstance(target, A.Name):
             n = target.name
@@ -925,6 +931,8 @@ class StmtCompiler:
     s_RollPoolStmt, s_RollIntoStmt, s_RerollStmt = _dice.s_RollPoolStmt, _dice.s_RollIntoStmt, _dice.s_RerollStmt
     s_TurnDieStmt, s_RemoveDiceStmt, s_HandOutStmt = _dice.s_TurnDieStmt, _dice.s_RemoveDiceStmt, _dice.s_HandOutStmt
     s_HandOutCardsStmt = _dice.s_HandOutCardsStmt
+    # entities (interpreter/compile_entities.py)
+    s_CreateStmt, s_DestroyStmt = _ents.s_CreateStmt, _ents.s_DestroyStmt
 
 
 # One compile handler per statement class, read from the registry (dsl/registry.py) once

@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from .entities import key_seat
 from . import rng as R
 from .visibility import back_key, known_to, rule_of, sees
 
@@ -49,8 +50,8 @@ def hidden_places(state: dict, decls, player: int) -> list[tuple[str, int, int]]
     zones, face_up, fields = state["zones"], state["face_up"], state["cards"]
     places = []
     for key, cards in zones.items():
-        name, _, seat = key.partition(":")
-        owner = int(seat) if seat else None
+        name = key.partition(":")[0]
+        owner = key_seat(key)           # `crew:1/0`, an entity's zone, is seat 1's too
         vis = rule_of(decls.zones[name])
         for i, c in enumerate(cards):
             # the rule of Engine.view: the zone's visibility, or the player looked at the card

@@ -18,6 +18,7 @@ from .log import EventLog
 from .machine import DEFAULT_MAX_STEPS, Machine
 from .program import program_for
 from .state import GameState
+from .entities import key_seat, view as entities_view, entity_of_zone
 from .visibility import back_of, card_seers, known_to, rule_of, sees
 
 SAVE_FORMAT = "cardsmith-save/1"
@@ -35,7 +36,11 @@ def initial_state(game: Game, n: int, seed: int) -> GameState:
     prog = program_for(game)
     zones: dict[str, list[int]] = {}
     for name, zd in d.zones.items():
-        for key in (prog.zone_keys[name][:n] if zd.per_player else prog.zone_keys[name]):
+        if zd.per_entity is not None:       # the slots of the seats playing (interpreter/entities.py)
+            keys = [k for k in prog.zone_keys[name] if int(k.partition(":")[2].partition("/")[0]) < n]
+        else:
+            keys = prog.zone_keys[name][:n] if zd.per_player else prog.zone_keys[name]
+        for key in keys:
             zones[key] = []
     card_zone, face_up, cards, owner = [], [], [], []
     for c in game.cards:
@@ -51,7 +56,7 @@ def initial_state(game: Game, n: int, seed: int) -> GameState:
         game=dict(d.game_defaults), frames=[], pending=None, result=None,
         rng=R.seed_state(seed), steps=0, round=0, active=None, checks=[False] * len(d.end_checks),
         event_n=0, step_path=[], script={}, failures=[], stack=[], used={}, windows=0, turns=0, stack_n=0,
-        skips=[], work=0)
+        skips=[], work=0, entities={"next": 1, "made": {}, "live": {}})
 
 
 class Engine:
@@ -158,8 +163,8 @@ class Engine:
         st, d = self.m.st, self.prog.decls
         zones = {}
         for key, cards in st.zones.items():
-            name, _, seat = key.partition(":")
-            owner = int(seat) if seat else None
+            name = key.partition(":")[0]
+            owner = key_seat(key)           # an entity's zone (`crew:1/0`) is its owner's
             vis = rule_of(d.zones[name])
             shown = None                # a hidden zone shows only its count, and the cards the player looked at
             looked = self.m.looks and any(player in known_to(st.cards[c]) for c in cards)
@@ -168,6 +173,8 @@ class Engine:
                 shown = [st.cards[c]["name"] if sees(vis, owner, face_up[c], player)
                          or (looked and player in known_to(st.cards[c])) else None for c in cards]
             zones[key] = {"zone": name, "owner": owner, "count": len(cards), "cards": shown}
+            if "/" in key:                  # whose entity's zone it is now (interpreter/entities.py)
+                zones[key]["entity"] = entity_of_zone(self.m, key)
             if shown is not None and vis != "hidden" and self.prog.backs:
                 # the back of each card whose face is not shown: its type and the fields it shows
                 zones[key]["backs"] = [back_of(self.m, c) if n is None else None for c, n in zip(cards, shown)]
@@ -178,7 +185,8 @@ class Engine:
         stack = [self._stack_item(item, player) for item in reversed(st.stack)]
         return {"you": player, "round": st.round, "stack": stack,
                 "players": [{"name": self.player_names[i], "out": st.out[i], **self._attributes(i)} for i in range(self.n)],
-                "game": self._attributes(None), "zones": zones, "decision": decision, "result": st.result}
+                "game": self._attributes(None), "zones": zones, "decision": decision, "result": st.result,
+                **({"entities": entities_view(self.m, player)} if d.entities else {})}
 
     def _attributes(self, seat: int | None) -> dict:
         """A player's attributes (seat None: the game's) as a read sees them: a `modify` counts.

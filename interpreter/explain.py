@@ -103,6 +103,8 @@ WRITERS = {
     "StackExpr": lambda e: "the stack",
     "PlayersExpr": lambda e: "players",
     "AllPlayers": lambda e: "all players",
+    "AllEntities": lambda e: f"all {e.name}",
+    "IsInPlay": lambda e: f"{_w(e.item, True)} is {'not ' if e.negated else ''}in play",
     "Opponents": lambda e: "opponents",
     "ListExpr": lambda e: f"[{', '.join(written(i) for i in e.items)}]",
     "WhereExpr": lambda e: f"{_w(e.coll, True)}{_where(e.cond)}",
@@ -146,7 +148,7 @@ WRITERS = {
     "PlaceMark": lambda e: f"the {e.name} of {_w(e.player, True)} on {_w(e.place, True)}",
 }
 _WRITE = dispatch("listing", EXPRESSION, WRITERS)
-_COMPOUND = (A.WhereExpr, A.ExprMap, A.OrChain, A.AndChain, A.NotOp, A.Compare, A.IsEmpty, A.IsIn, A.IsA, A.Arith,
+_COMPOUND = (A.IsInPlay, A.WhereExpr, A.ExprMap, A.OrChain, A.AndChain, A.NotOp, A.Compare, A.IsEmpty, A.IsIn, A.IsA, A.Arith,
              A.IsFace, A.HasSeen, A.HasKeyword, A.CondExpr, A.SortedExpr, A.Modulo, A.RandomPick, A.ItemOf, A.SeatsFrom,
              A.NumberRange, A.PositionIn, A.CardFrom, A.Otherwise, A.GroupsOf, A.SubsetsOf, A.BestArrangement,
              A.PlacesAdjacent, A.PlacesWithin, A.DistanceBetween, A.ShortestPath, A.PlaceMark)

@@ -363,6 +363,9 @@ class ExprGen:
         return f"(None if ({t} := {card}) is None else m.cards[{t}].get({name!r}))"
 
     def possessive(self, owner: str, owner_t, name: str, g: Gen, zones: bool = True) -> str:
+        if (owner_t.__class__ is tuple and owner_t[0] == "entity") or (
+                owner_t == PLAYER and self.d.entity_of_plural(name) is not None):
+            return None             # an entity's attribute or zone, a player's entities (interpreter/entities.py)
         if owner_t == PLAYER:
             t = g.var()
             if zones and name in self.d.zones:

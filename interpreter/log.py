@@ -19,6 +19,7 @@ from cardsmith.dsl.bounds import MAX_LOG_BYTES, MAX_RUNTIME_STRING
 from .errors import RuleError
 from .dice import die_label, is_die
 from .parts import is_part, label as part_label
+from .entities import is_entity, label as entity_label
 from .visibility import EVERYONE, back_of, card_seers, unseen_label
 
 # What an event costs the log besides its text: the keys `n`, `round`, `event`, `rule`,
@@ -99,6 +100,9 @@ class EventLog:
     def zone_name(self, m, key) -> str:
         if isinstance(key, list):
             return " and ".join(self.zone_name(m, k) for k in key)
+        if "/" in key:          # an entity's zone, `Ann's Boat 2's crew`: its slot changes hands
+            from .entities import zone_label
+            return zone_label(m, key)
         name, _, seat = key.partition(":")
         return f"{self.player_name(int(seat))}'s {name}" if seat else name
 
@@ -112,6 +116,8 @@ class EventLog:
             return die_label(v)
         if v.__class__ is dict and is_part(v):     # a part of a card: `Harbor's Mine 2`
             return part_label(m, v, m.prog.part_labels)
+        if v.__class__ is dict and is_entity(v):   # an entity: `Ann's Boat 2` (interpreter/entities.py)
+            return entity_label(m, v)
         return v
 
     def typed(self, m, v, t):
@@ -256,6 +262,8 @@ class EventLog:
             return die_label(v)
         if v.__class__ is dict and is_part(v):
             return part_label(m, v, m.prog.part_labels)
+        if v.__class__ is dict and is_entity(v):
+            return entity_label(m, v)
         if isinstance(v, list):      # a list built while playing: its label is bounded
             return "".join(p.text if isinstance(p, Seen) else p
                            for p in self.typed_parts(m, v, None, None, budget=budget))

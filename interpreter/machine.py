@@ -18,7 +18,9 @@ from cardsmith.dsl.registry import (ELIMINATED, FLIPPED, MOVED, REVEALED, ROUND_
 from cardsmith.dsl.types import CARD, PLAYER, ZONE
 
 from . import caps
+from . import entities as _entities
 from . import parts as _parts
+from .entities import key_seat
 from . import rng as R
 from .errors import GameAborted, RuleError, charge
 from .compile_boards import assign_place
@@ -87,7 +89,8 @@ class Machine(Triggers, Decisions, Scenarios):
         self.n_players = n_players
         self.log = log
         self.max_steps = max_steps
-        self.zone_seat = {key: (int(key.partition(":")[2]) if ":" in key else None) for key in state.zones}
+        # `hand:1` is seat 1's; `crew:1/2` too, the zone of seat 1's entity in slot 2 (interpreter/entities.py)
+        self.zone_seat = {key: key_seat(key) for key in state.zones}
         # per zone key, what `move` looks up for every card: the declaration, its seat, public or not
         self.zone_info = {}
         for key, seat in self.zone_seat.items():
@@ -524,6 +527,8 @@ class Machine(Triggers, Decisions, Scenarios):
             return assign_place(self, kind, owner, name, value, span)
         if kind == "part":                # a part of a card's field (interpreter/parts.py)
             return _parts.assign(self, owner, name, value, span, ATTRS)
+        if kind == "entity":              # an entity's attribute (interpreter/entities.py)
+            return _entities.assign(self, owner, name, value, span)
         if kind == "game":
             self.st.game[name] = value
         elif kind == "player":

@@ -76,7 +76,7 @@ REGISTERS = {
 FIELDS = ("zones", "card_zone", "face_up", "cards", "owner", "players", "out", "game", "frames",
           "pending", "result", "rng", "steps", "round", "active", "checks", "event_n", "step_path",
           "script", "failures", "stack", "used", "windows", "turns", "stack_n",
-          "skips", "work")
+          "skips", "work", "entities")
 
 
 class GameState:
@@ -93,8 +93,10 @@ class GameState:
 
     @classmethod
     def from_dict(cls, data: dict) -> "GameState":
-        fields = {f: copy.deepcopy(data[f]) for f in FIELDS if f not in ("frames", "work")}
+        fields = {f: copy.deepcopy(data[f]) for f in FIELDS if f not in ("frames", "work", "entities")}
         fields["work"] = data.get("work", 0)      # saves made before work was counted
+        # saves made before entities (interpreter/entities.py) have none
+        fields["entities"] = copy.deepcopy(data.get("entities") or {"next": 1, "made": {}, "live": {}})
         fields["frames"] = [Frame(code_id, pc, copy.deepcopy(env)) for code_id, pc, env in data["frames"]]
         return cls(**fields)
 

@@ -195,7 +195,8 @@ def may_see(eng: Engine, p: int, c: int) -> bool:
     key = st_.card_zone[c]
     name, _, seat = key.partition(":")
     decl = eng.game.decls.zones[name]
-    owner = int(seat) if seat != "" else None       # a shared zone belongs to nobody
+    # a shared zone belongs to nobody; an entity's zone (`crew:1/0`: seat 1's, slot 0) to the entity's owner
+    owner = int(seat.partition("/")[0]) if seat != "" else None
     face_up = bool(st_.face_up[c])
     if decl.visibility == "public":
         # face up: everyone; face down: nobody, but the owner of a zone declared

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from .. import ast as A
 from . import dice as _dice
+from . import entities as _entities
+from .entities import entity_unsettable
 from ..bounds import MAX_PLAYERS
 from ..diagnostics import DiagnosticSink
 from ..model import BUILTIN_EVENTS, Declarations
@@ -244,6 +246,9 @@ class BodyChecker:
                 self._report("E0410", f"a card's {e.name} is kept by the engine and cannot be set", e.span,
                                 "move the card instead")
                 return ANY
+            if (msg := entity_unsettable(self, e, t, sc)) is not None:     # dsl/checks/entities.py
+                self._report("E0410", msg[0], e.span, msg[1])
+                return ANY
             if is_list(t) and is_part(t[1]):       # `set c's belts to ...`: a card's parts are declared
                 self._report("E0410", f"the {e.name} of a card cannot be set: how many it has is its own", e.span,
                              f"set a field of one of them: set (item 1 of c's {e.name})'s ... to ...")
@@ -294,6 +299,8 @@ class BodyChecker:
                          "add to a number, e.g. add 1 to your score; to put a card somewhere, use move")
 
     s_SubtractStmt = s_AddStmt
+
+    s_CreateStmt, s_DestroyStmt = _entities.s_CreateStmt, _entities.s_DestroyStmt
 
     def s_LetStmt(self, s, sc):
         self.bind(s.name, self.expr(s.value, sc), s.span, sc)

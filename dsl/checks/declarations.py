@@ -13,6 +13,7 @@ from ..diagnostics import DiagnosticSink
 from ..model import Declarations
 from ..types import BASIC, CARD_PSEUDO_FIELDS, suggest
 from .boards import boards, index_board
+from .entities import check_entities, index_entity
 
 RESERVED_FIELDS = ("name", "type", "copies", *CARD_PSEUDO_FIELDS)
 
@@ -79,6 +80,8 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
                                f"but '{decl.name}' is {'shared' if not decl.per_player else decl.visibility}",
                                decl.span, "e.g. zone station: per player, public, face down known to its owner "
                                "(a shared zone has no owner; in a hidden or owner-only zone nobody else sees the face)")
+            case A.EntityDecl():
+                index_entity(decl, d, unique, sink)
             case A.BoardDecl():
                 index_board(decl, d, unique)
             case A.CardTable():
@@ -163,6 +166,7 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
     _check_type_names(module, d, sink)
     boards(d, sink)
     discard_zones(d, sink)      # `at most N, discard down into Z` (dsl/checks/dice.py)
+    check_entities(d, sink)     # entity kinds and their zones (dsl/checks/entities.py)
     for name in d.defines:
         if name in d.procedures:
             sink.error("E0102", f"'{name}' is both a value and a procedure", d.defines[name].span, "rename one")
@@ -175,7 +179,7 @@ def _declared_types(module: A.Module):
     for decl in module.decls:
         if isinstance(decl, A.OverrideDecl):
             decl = decl.decl
-        if isinstance(decl, (A.CardTypeDecl, A.AttrsDecl)):
+        if isinstance(decl, (A.CardTypeDecl, A.AttrsDecl, A.EntityDecl)):
             yield from (f.type for f in decl.fields)
         elif isinstance(decl, A.BoardDecl):
             yield from (f.type for f in (*decl.fields, *decl.marks))
@@ -186,7 +190,7 @@ def _declared_types(module: A.Module):
 def _check_type_names(module: A.Module, d: Declarations, sink: DiagnosticSink) -> None:
     """E0101 where an unknown type is declared: unchecked, a field of type `nunber` would take
     any value and every use of it would pass as well."""
-    known = [*BASIC, *d.enums, *d.card_types]
+    known = [*BASIC, *d.enums, *d.card_types, *d.entities]
     for ref in _declared_types(module):
         if ref.name not in known:
             sink.error("E0101", f"unknown type '{ref.name}'", ref.span,

@@ -475,7 +475,8 @@ WALKERS = {name: walk_simple for name in (
     "LetStmt", "ChooseStmt", "AnnounceStmt", "EliminateStmt", "WinStmt", "DrawGameStmt",
     "RollStmt", "CounterStmt", "NegateStmt", "SkipStmt", "ExpectStmt", "GiveStmt", "SayStmt",
     "PlayStmt", "ExpectEventStmt", "StackDeckStmt", "TakeActionsStmt", "ChooseManyStmt", "ScoreWinStmt", "LookStmt", "ResolveStmt",
-    "RollPoolStmt", "RollIntoStmt", "RerollStmt", "TurnDieStmt", "RemoveDiceStmt", "HandOutStmt", "HandOutCardsStmt")}
+    "RollPoolStmt", "RollIntoStmt", "RerollStmt", "TurnDieStmt", "RemoveDiceStmt", "HandOutStmt", "HandOutCardsStmt",
+    "CreateStmt", "DestroyStmt")}
 WALKERS.update({
     "StopStmt": walk_StopStmt, "CallStmt": walk_CallStmt, "IfStmt": walk_IfStmt,
     "ForStmt": walk_ForStmt, "RepeatStmt": walk_RepeatStmt, "WhileStmt": walk_WhileStmt,

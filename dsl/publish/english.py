@@ -29,6 +29,7 @@ from .words import (AUXILIARIES, DESCRIBERS, EM_CLOSE, EM_OPEN, Ctx, Labels, Lin
                     define_noun, describe_block, describer, display_name, display_value, end, flatten, human, join_and,
                     labels_of, make_ctx, np, param_types, params_ctx, plain, plural, quote, title, var)
 from . import english_dice as _dice  # noqa: F401  (its describers join DESCRIBERS: dice pools, supplies)
+from . import english_entities as _entities  # noqa: F401  (its describers join DESCRIBERS: entities)
 from . import english_boards as _boards  # noqa: F401  (its describers join DESCRIBERS: boards)
 
 __all__ = ["DESCRIBERS", "EM_CLOSE", "EM_OPEN", "OPS", "Ctx", "Labels", "Line", "Ref", "ability_ctx", "article",
