@@ -414,6 +414,14 @@ CASES: tuple[Case, ...] = (
     Case("E0246", 7, checked(HEAD + "board m:\n    places: A\n    values:\n        | place | tier |\n"
                                     "        | A     | 1    |\n")),
     Case("E0245", 6, checked(HEAD + "board m:\n    places: A\nsetup:\n    let x be the fame of seat 1 on A\n")),
+    # entities (docs/language.md, "entity")
+    Case("E0140", 3, checked(HEAD + "entity ship: per player\n")),
+    Case("E0141", 6, checked(HEAD + "entity ship: per player, at most 1\n    has:\n        speed: number = 0\n" + "zone crew: per shp\n")),
+    Case("E0250", 7, checked(HEAD + "entity ship: per player, at most 1\n    has:\n        speed: number = 0\n" + "setup:\n    create a shp for seat 1\n")),
+    Case("E0251", 8, checked(HEAD + "entity ship: per player, at most 1\n    has:\n        speed: number = 0\n" + "setup:\n    create a ship for seat 1 as s\n    set s's sped to 1\n")),
+    Case("E0860", 8, played(HEAD + "entity ship: per player, at most 1\n    has:\n        speed: number = 0\n" + "setup:\n    create a ship for seat 1\n    create a ship for seat 1\n")),
+    Case("E0861", 9, played(HEAD + "entity ship: per player, at most 1\n    has:\n        speed: number = 0\n" + "setup:\n    create a ship for seat 1 as s\n    destroy s\n"
+                                   "    set s's speed to 1\n")),
     Case("E0850", 8, played(HEAD + "zone box: shared\nboard m:\n    places: A\nsetup:\n    let z be box\n"
                                    "    let xs be the places adjacent to z\n")),
     Case("E0830", 9, scenario_run(HEAD + 'zone box: shared, hidden\ncard type T:\n    v: number\n'
