@@ -1,0 +1,90 @@
+"""The EVE military module (games/eve/military.cards), tested alone in its harness.
+
+Every scenario of games/eve/military_harness.scenarios.cards is one test case (the rulebook's
+worked examples of moving and combat, and a scenario or more per rule), run as
+tests/test_scenarios.py runs the bundled games' scenarios. The harness also plays to the end
+at random: no game aborts, every ship model is conserved and no ship is left on a Combat
+Panel between battles.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardsmith.dsl.diagnostics import CardsmithError
+from cardsmith.dsl.loader import load_game
+from cardsmith.interpreter.play import run_game
+from cardsmith.interpreter.scenario import run_scenario
+
+EVE = Path(__file__).resolve().parents[1] / "games" / "eve"
+HARNESS = EVE / "military_harness.cards"
+SCENARIOS = EVE / "military_harness.scenarios.cards"
+_loaded: dict[Path, object] = {}
+
+
+def _load(path: Path):
+    if path not in _loaded:
+        try:
+            _loaded[path] = load_game(str(path))
+        except CardsmithError as err:
+            _loaded[path] = err
+    return _loaded[path]
+
+
+def _cases():
+    game = _load(SCENARIOS)
+    if isinstance(game, CardsmithError):
+        return [pytest.param(None, id="scenarios do not load")]
+    return [pytest.param(s.name, id=s.name) for s in game.decls.scenarios]
+
+
+CASES = _cases()
+
+
+def test_the_harness_checks_clean():
+    game = _load(HARNESS)
+    assert not isinstance(game, CardsmithError), "\n".join(f"{d.span}: {d.message}" for d in game.diagnostics)
+
+
+def test_every_rulebook_example_of_moving_and_combat_has_a_scenario():
+    names = [c.values[0] for c in CASES]
+    assert len(names) >= 40
+    for example in ("Speed example", "Unexplored Systems example", "Build example",
+                    "Assigning to orbits, the rulebook's example", "Start of Combat example",
+                    "Dice example", "Critical abilities", "RED example",
+                    "Attacker rewards example", "Defender rewards example"):
+        assert any(n and n.startswith(example) for n in names), example
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_scenario(name: str | None):
+    game = _load(SCENARIOS)
+    if name is None:
+        pytest.fail("military_harness.scenarios.cards does not load:\n"
+                    + "\n".join(f"{d.span}: {d.message}" for d in game.diagnostics))
+    result = run_scenario(game, name)
+    assert result.ok, f"scenario {name!r} failed:\n" + "\n".join(result.failures)
+    assert result.failures == []
+    assert result.log, "a scenario that ran leaves a log"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_games_end_with_every_ship_model_in_its_place(seed: int):
+    game = _load(HARNESS)
+    eng = run_game(game, 2, seed, log=False)
+    st = eng.state
+    assert eng.finished and not st.result.get("reason"), st.result
+    ships = [c for c, card in enumerate(st.cards) if card["name"] in SHIP_NAMES]
+    assert len(ships) == 4 * 28, "every faction has 28 Ship Models"
+    where = {st.card_zone[c].partition(":")[0] for c in ships}
+    places = set(game.decls.boards["map"].places)
+    assert not where & {"panel", "wrecks"}, "no ship stays on a Combat Panel or among the wrecks after a battle"
+    assert where <= {"ship_models"} | places, where
+    assert any(st.card_zone[c] != "ship_models" for c in ships), "ships were deployed"
+
+
+SHIP_NAMES = {"Malediction", "Anathema", "Punisher", "Omen", "Maller", "Zealot", "Apocalypse", "Armageddon",
+              "Crow", "Buzzard", "Merlin", "Caracal", "Moa", "Cerberus", "Raven", "Rokh",
+              "Ares", "Helios", "Incursus", "Thorax", "Vexor", "Ishtar", "Megathron", "Dominix",
+              "Stiletto", "Cheetah", "Rifter", "Rupture", "Stabber", "Sleipnir", "Tempest", "Typhoon"}
