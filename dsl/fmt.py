@@ -88,7 +88,8 @@ def grammar_keywords() -> frozenset[str]:
     from .parser import _grammar_text
 
     code = re.sub(r"//[^\n]*", "", _grammar_text())
-    return frozenset(re.findall(r'"([a-z]+)"', code))
+    # and a word that is a keyword only where no `(` follows (DESTROY: `destroy(c)` stays a call)
+    return frozenset(re.findall(r'"([a-z]+)"', code) + re.findall(r'/([a-z]+)\(\?!', code))
 
 
 # Words after which a '-' is a minus sign (`set x to -1`), unless the word ends a value.

@@ -31,7 +31,7 @@ CONSTANTS = frozenset({"yes", "no", "none"})
 WORD_OPERATORS = frozenset({"and", "or", "not", "is"})
 # Declarations whose next word is the name they declare, and what that name is.
 DECLARES = {"procedure": "function", "define": "function", "event": "event", "enum": "type",
-            "keyword": "keyword", "zone": "variable", "die": "variable"}
+            "keyword": "keyword", "zone": "variable", "die": "variable", "entity": "type"}
 TEXTMATE_PATH = Path(__file__).parent / "editors" / "vscode" / "syntaxes" / "cards.tmLanguage.json"
 
 _TRIPLE = r'"""(?:[^"\\]|\\.|"(?!""))*"""'

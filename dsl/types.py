@@ -747,6 +747,12 @@ class Typer:
         return FLAG
 
     def t_IsA(self, e, sc):
+        if e.type_name in self.d.entities:      # `entity is a ship`: of that kind (the `created` event's)
+            t = self.infer(e.operand, sc)
+            if not is_entity(t) and t not in (ANY, NONE):
+                self.report("E0408", f"only an entity is of a kind, but this is {show(t)}", e.operand.span,
+                            f"e.g. entity is a {e.type_name}, in 'when created where ...'")
+            return FLAG
         self.want(e.operand, CARD, sc)
         if e.type_name not in self.d.card_types:
             self.report("E0209", f"unknown card type '{e.type_name}'", e.span,

@@ -693,6 +693,8 @@ class ExprCompiler:
     def x_IsA(self, e, sc):
         a, key = self.compile(e.operand, sc), self.env_key(e.operand, sc)
         name = e.type_name
+        if name in self.d.entities:     # `entity is a ship`: an entity of that kind (interpreter/entities.py)
+            return lambda m, env: (x := a(m, env)) is not None and x["entity"] == name
         if key is not None:         # `it is a Unit`
             return lambda m, env: (c := env[key]) is not None and m.card_types[c] == name
         return lambda m, env: (c := a(m, env)) is not None and m.card_types[c] == name

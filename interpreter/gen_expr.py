@@ -562,6 +562,8 @@ class ExprGen:
         return f"(({item} in {self.collection(e.coll, sc, g)}) != {neg!r})"
 
     def g_IsA(self, e, sc, g):
+        if e.type_name in self.d.entities:
+            return None             # an entity's kind: the closure (compile_expr.x_IsA)
         a = self.src(e.operand, sc, g)
         t = g.var()
         return f"(({t} := {a}) is not None and m.card_types[{t}] == {e.type_name!r})"

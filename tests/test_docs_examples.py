@@ -250,6 +250,8 @@ def grammar_keywords() -> set[str]:
             alternatives = re.fullmatch(r"\(\?:([a-z|]+)\)", pattern.value)
             if alternatives:
                 words.update(alternatives.group(1).split("|"))
+            elif guarded := re.fullmatch(r"([a-z]+)\(\?!.*", pattern.value):   # a keyword unless `(` follows
+                words.add(guarded.group(1))
     return words
 
 

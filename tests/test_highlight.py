@@ -35,6 +35,8 @@ def lark_keywords() -> set[str]:
             inner = re.sub(r"^\(\?:|\)$", "", value)
             if re.fullmatch(r"[a-z]+(\|[a-z]+)+", inner):
                 found.update(inner.split("|"))
+            elif guarded := re.fullmatch(r"([a-z]+)\(\?!.*", value):   # a keyword unless `(` follows (DESTROY)
+                found.add(guarded.group(1))
     return found
 
 

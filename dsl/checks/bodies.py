@@ -242,12 +242,12 @@ class BodyChecker:
             return self.typer.infer(e, sc)
         if isinstance(e, (A.Possessive, A.Your, A.FieldAccess)):
             t = self.typer.infer(e, sc)
+            if (msg := entity_unsettable(self, e, t, sc)) is not None:     # dsl/checks/entities.py
+                self._report("E0410", msg[0], e.span, msg[1])
+                return ANY
             if e.name in CARD_PSEUDO_FIELDS and e.name not in self.d.player_fields:
                 self._report("E0410", f"a card's {e.name} is kept by the engine and cannot be set", e.span,
                                 "move the card instead")
-                return ANY
-            if (msg := entity_unsettable(self, e, t, sc)) is not None:     # dsl/checks/entities.py
-                self._report("E0410", msg[0], e.span, msg[1])
                 return ANY
             if is_list(t) and is_part(t[1]):       # `set c's belts to ...`: a card's parts are declared
                 self._report("E0410", f"the {e.name} of a card cannot be set: how many it has is its own", e.span,

@@ -29,7 +29,7 @@ _SYMBOL_KIND = {
     "attributes": T.SymbolKind.Struct, "game": T.SymbolKind.Module, "round": T.SymbolKind.Namespace,
     "phase": T.SymbolKind.Namespace, "step": T.SymbolKind.Namespace, "setup": T.SymbolKind.Constructor,
     "parameter": T.SymbolKind.Variable, "scenario": T.SymbolKind.Method, "import": T.SymbolKind.File,
-    "extends": T.SymbolKind.File,
+    "extends": T.SymbolKind.File, "entity kind": T.SymbolKind.Class, "entity attribute": T.SymbolKind.Property,
 }
 _COMPLETION_KIND = {
     "zone": T.CompletionItemKind.Variable, "field": T.CompletionItemKind.Field,

@@ -28,7 +28,8 @@ _TITLED = {"game": "game", "round": "round", "rule": "rule", "scenario": "scenar
            "extends": "extends", "term": "term", "credit": "credit"}
 # Top-level declarations named by the word after their first word.
 _NAMED = {"zone": "zone", "die": "die", "event": "event", "define": "define",
-          "procedure": "procedure", "keyword": "keyword", "enum": "enum", "board": "board"}
+          "procedure": "procedure", "keyword": "keyword", "enum": "enum", "board": "board",
+          "entity": "entity kind"}
 
 
 @dataclass
@@ -183,6 +184,8 @@ def _declaration(index: FileIndex, seg: Segment, group: list) -> None:
             sym.docs = _docs(toks[2:])
         if w0 == "board":
             sym.children = _board_parts(body, path, words[1], index.text)
+        if w0 == "entity":          # its attributes, under `has:` (docs/language.md, "entity")
+            sym.children = _entity_fields(body, path, words[1], index.text)
     elif w0 in _TITLED and len(toks) > 1 and toks[1].kind == "string":
         sym = _sym(unquote(toks[1].text), _TITLED[w0], path, toks[1], quoted=True, **span)
     elif w0 == "response" and len(toks) > 2 and toks[2].kind == "string":
@@ -212,6 +215,17 @@ def _fields(body, kind: str, path: str, container: str, text: str) -> list[Symbo
             out.append(_sym(t[0].text, kind, path, t[0], container=container,
                             detail=_line_text(text, t[0].line), docs=docs, first_line=t[0].line,
                             last_line=t[0].line))
+    return out
+
+
+def _entity_fields(body, path: str, kind: str, text: str) -> list[Symbol]:
+    """An entity kind's attributes: the fields indented under its `has:`."""
+    out = []
+    for ln in body:
+        t = [u for u in ln.tokens if u.kind != "comment"]
+        if ln.level == 2 and len(t) > 1 and t[0].kind == "name" and (t[1].text == ":" or t[1].kind == "string"):
+            out.append(_sym(t[0].text, "entity attribute", path, t[0], container=kind,
+                            detail=_line_text(text, t[0].line)))
     return out
 
 

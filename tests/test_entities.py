@@ -1,0 +1,283 @@
+"""Entities (issue 13, item 1; docs/language.md, "entity"): kinds a player owns several of, each
+with its own attributes and zones, created and destroyed during play. Played by
+tests/games/flotillas (boats with crews); the checker's and the runtime's errors on small games.
+"""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from cardsmith.dsl.diagnostics import CardsmithError
+from cardsmith.dsl.loader import check_source, load_game, load_text
+from cardsmith.dsl.render import render_diagnostic
+from cardsmith.dsl.source import Source
+from cardsmith.interpreter.engine import Engine
+from cardsmith.interpreter.errors import GameAborted
+from cardsmith.interpreter.scenario import run_scenario
+
+GAMES = Path(__file__).resolve().parent / "games"
+FLOTILLAS = str(GAMES / "flotillas.cards")
+HEAD = 'game "T":\n    players: 2 to 2\n'
+SHIP = ("entity ship \"Runabout\": per player, at most 2\n    has:\n        speed: number = 1, at least 0, at most 5\n"
+        "        home: zone = none\n"
+        "zone crew: per ship, unordered, public\nzone pool: shared, hidden\n"
+        "card type Hand:\n    power: number = 1\ncards Hand in pool:\n    | name | copies |\n    | Deckhand | 4 |\n")
+
+
+def _scenarios():
+    path = GAMES / "flotillas.scenarios.cards"
+    for s in load_game(str(path)).decls.scenarios:
+        yield pytest.param(path, s.name, id=s.name)
+
+
+@pytest.mark.parametrize(("path", "name"), list(_scenarios()))
+def test_scenarios_pass(path, name):
+    result = run_scenario(load_game(str(path)), name)
+    assert result.ok, "\n".join(result.failures)
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(FLOTILLAS)
+
+
+def _play(game, seed: int, players: int = 2, stop_after: int | None = None) -> tuple[Engine, random.Random]:
+    eng = Engine(game, players, seed, player_names=[f"P{i + 1}" for i in range(players)])
+    rng = random.Random(seed)
+    n = 0
+    while not eng.finished and (stop_after is None or n < stop_after):
+        eng.decide(rng.randrange(len(eng.pending.options)))
+        n += 1
+    return eng, rng
+
+
+def _diags(text: str):
+    _, diags, sources = check_source(Source("game.cards", text))
+    return diags, sources
+
+
+def _first(text: str):
+    diags, sources = _diags(text)
+    assert diags, "nothing was reported"
+    return diags[0], render_diagnostic(diags[0], sources)
+
+
+# ---------------------------------------------------------------- the checker
+
+@pytest.mark.parametrize(("text", "code", "line", "hint"), [
+    # `at most N` is required: the zones are set out ahead for that many
+    (HEAD + "entity ship: per player\n", "E0140", 3, "at most 3"),
+    (HEAD + "entity ship: at most 2\n", "E0140", 3, "per player"),
+    (HEAD + "entity ship: per player, at most 0\n", "E0140", 3, "from 1 to"),
+    # a zone per an unknown kind, with the closest one suggested
+    (HEAD + SHIP + "zone cargo: per shp\n", "E0141", 3 + SHIP.count("\n"), "did you mean 'ship'"),
+    # create names the kind, all its plural
+    (HEAD + SHIP + "setup:\n    create a shp for seat 1\n", "E0250", 4 + SHIP.count("\n"), "did you mean 'ship'"),
+    (HEAD + SHIP + "setup:\n    create a ships for seat 1\n", "E0250", 4 + SHIP.count("\n"), "create a ship"),
+    (HEAD + SHIP + "setup:\n    let n be count(all shipz)\n", "E0250", 4 + SHIP.count("\n"), "did you mean 'ships'"),
+    # an entity's attributes and zones
+    (HEAD + SHIP + "setup:\n    create a ship for seat 1 as s\n    set s's sped to 2\n", "E0251",
+     5 + SHIP.count("\n"), "did you mean 'speed'"),
+    (HEAD + SHIP + "setup:\n    for each s in seat 1's ships:\n        move cards in s's crw to pool\n", "E0251",
+     5 + SHIP.count("\n"), "did you mean 'crew'"),
+    # wrong types: an entity where a player is wanted, a card destroyed
+    (HEAD + SHIP + "setup:\n    create a ship for seat 1 as s\n    create a ship for s\n", "E0408",
+     5 + SHIP.count("\n"), "a player"),
+    (HEAD + SHIP + "setup:\n    destroy top card of pool\n", "E0408", 4 + SHIP.count("\n"), "destroy s"),
+    (HEAD + SHIP + "setup:\n    create a ship for seat 1 as s\n    set s's speed to yes\n", "E0408",
+     5 + SHIP.count("\n"), "set it to"),
+    # what cannot be set: an entity's zone, its owner, a player's entities
+    (HEAD + SHIP + "setup:\n    create a ship for seat 1 as s\n    set s's owner to seat 2\n", "E0410",
+     5 + SHIP.count("\n"), "create a new one"),
+    (HEAD + SHIP + "setup:\n    create a ship for seat 1 as s\n    set s's crew to pool\n", "E0410",
+     5 + SHIP.count("\n"), "move cards"),
+    # a zone per ship is named through a ship, not a player
+    (HEAD + SHIP + "setup:\n    move top card of pool to seat 1's crew\n", "E0205", 4 + SHIP.count("\n"),
+     "s's crew"),
+    (HEAD + SHIP + "setup:\n    move top card of pool to crew\n", "E0201", 4 + SHIP.count("\n"), "zone per ship"),
+    # an entity-typed attribute names a kind that exists
+    (HEAD + "entity ship: per player, at most 2\n    has:\n        escort: shp = none\n", "E0101", 5,
+     "did you mean 'ship'"),
+])
+def test_checker_errors_are_located_with_a_fix(text, code, line, hint):
+    d, drawn = _first(text)
+    assert d.code == code, (d.code, d.message)
+    assert d.span.line == line, (d.span, d.message)
+    assert hint in (d.hint or ""), d.hint
+    assert f"error[{code}]" in drawn and "^" in drawn
+
+
+def test_a_clean_game_of_every_expression_checks():
+    text = HEAD + SHIP + """player has:
+    total: number = 0
+procedure refit(s):
+    add 1 to s's speed
+setup:
+    create a ship for seat 1 as s
+    create a ship for seat 2
+    set s's home to pool
+    refit(s)
+    move top card of pool to s's crew
+    let fleet be your_ships_of(seat 1)
+    for each t in all ships where t's speed >= 1:
+        add t's speed to t's owner's total
+    seat 1 chooses pick from seat 1's ships where count(cards in it's crew) = 0, prompt "Which?"
+    let fastest be first(all ships sorted by it's speed highest first)
+    if s is in play and s is not fastest and the owner of s is seat 1:
+        add speed of s to seat 1's total
+define your_ships_of(p) as p's ships
+"""
+    diags, _ = _diags(text)
+    assert [d for d in diags if d.severity == "error"] == [], [(d.code, d.span.line, d.message) for d in diags]
+
+
+def test_the_created_event_names_the_entity_and_its_owner():
+    text = HEAD + SHIP + """player has:
+    launched: number = 0
+card type Dock:
+    when created where entity is a ship:
+        add 1 to player's launched
+zone yard: shared, public
+zone docks: per player, public
+card "Pier": Dock in yard
+    "Where new ships are launched."
+setup:
+    move top card of yard to seat 1's docks
+    create a ship for seat 1 as s
+    create a ship for seat 2
+    create a ship for seat 2 as t
+    move top card of pool to t's crew
+    move cards in t's crew to pool
+    destroy t
+"""
+    game = load_text(text)
+    eng = Engine(game, 2, 0, player_names=["Ann", "Bob"])
+    assert [p["launched"] for p in eng.view(0)["players"]] == [1, 2]
+    texts = [ev["text"] for ev in eng.log]
+    assert "Ann's Runabout 1 is created for Ann" in texts
+    assert "Bob's Runabout 2 is destroyed" in texts
+    # every event names its rule: file, line, column
+    created = [ev for ev in eng.log if ev.get("event") == "created"]
+    assert created and all(ev.get("rule", "").startswith(("game.cards:", "<text>")) for ev in created), created[:1]
+
+
+# ---------------------------------------------------------------- the runtime's errors
+
+def _aborted(text: str) -> GameAborted:
+    with pytest.raises(GameAborted) as err:
+        Engine(load_text(text), 2, 0)
+    return err.value
+
+
+def test_creating_past_at_most_stops_the_game_at_that_rule():
+    err = _aborted(HEAD + SHIP + "setup:\n    repeat 3 times:\n        create a ship for seat 1\n")
+    d = err.diagnostics[0]
+    assert d.code == "E0860" and d.span.line == 5 + SHIP.count("\n")
+    assert "at most 2" in d.message and "count(p's ships) < 2" in d.hint
+
+
+def test_destroying_a_ship_with_crew_aboard_stops_the_game():
+    err = _aborted(HEAD + SHIP + "setup:\n    create a ship for seat 1 as s\n    move top card of pool to s's crew\n"
+                   "    destroy s\n")
+    d = err.diagnostics[0]
+    assert d.code == "E0861" and d.span.line == 6 + SHIP.count("\n")
+    assert "crew" in d.message and "move them first" in d.hint
+
+
+def test_reading_a_destroyed_ship_stops_the_game_and_in_play_asks_first():
+    err = _aborted(HEAD + SHIP + "player has:\n    n: number = 0\nsetup:\n    create a ship for seat 1 as s\n"
+                   "    destroy s\n    set seat 1's n to s's speed\n")
+    d = err.diagnostics[0]
+    assert d.code == "E0861" and d.span.line == 8 + SHIP.count("\n") and "is in play" in d.hint
+    game = load_text(HEAD + SHIP + "player has:\n    n: number = 0\nsetup:\n    create a ship for seat 1 as s\n"
+                     "    destroy s\n    if s is not in play:\n        set seat 1's n to 7\n")
+    assert Engine(game, 2, 0).view(0)["players"][0]["n"] == 7
+
+
+def test_a_new_ship_after_a_destroyed_one_reuses_its_place_but_not_its_number(game):
+    eng = Engine(load_text(HEAD + SHIP + "setup:\n    create a ship for seat 1 as a\n    create a ship for seat 1 as b\n"
+                           "    destroy a\n    create a ship for seat 1 as c\n    move top card of pool to c's crew\n"),
+                 2, 0, player_names=["Ann", "Bob"])
+    ents = eng.view(0)["entities"]
+    assert [e["label"] for e in ents] == ["Ann's Runabout 2", "Ann's Runabout 3"]
+    assert ents[1]["zones"]["crew"] == "crew:0/0"        # the first slot, freed by the destroyed one
+    assert eng.view(0)["zones"]["crew:0/0"]["entity"] == "Ann's Runabout 3"
+    texts = [ev["text"] for ev in eng.log]
+    assert any(t.endswith("to Ann's Runabout 3's crew") for t in texts), texts
+
+
+# ---------------------------------------------------------------- views, saves, determinism, conservation
+
+def test_the_view_shows_each_players_entities_and_hides_hidden_crews():
+    text = HEAD + SHIP.replace("zone crew: per ship, unordered, public", "zone crew: per ship, unordered, owner only") \
+        + "setup:\n    create a ship for seat 1 as s\n    set s's speed to 4\n    move top card of pool to s's crew face up\n"
+    eng = Engine(load_text(text), 2, 0, player_names=["Ann", "Bob"])
+    mine, theirs = eng.view(0), eng.view(1)
+    assert mine["entities"] == theirs["entities"]          # who owns what, and its attributes, are public
+    (ship,) = mine["entities"]
+    assert ship["owner"] == 0 and ship["attributes"]["speed"] == 4 and ship["label"] == "Ann's Runabout 1"
+    key = ship["zones"]["crew"]
+    assert mine["zones"][key]["cards"] == ["Deckhand"]    # owner only: its owner sees it
+    assert theirs["zones"][key]["cards"] == [None] and theirs["zones"][key]["count"] == 1
+
+
+def test_a_game_saved_mid_play_goes_on_the_same_after_restore(game):
+    for seed in range(4):
+        eng, rng = _play(game, seed, stop_after=3)
+        assert not eng.finished
+        saved = eng.save_json()
+        assert json.loads(saved)["state"]["entities"]["live"], "the save holds the live boats"
+        back = Engine.restore(game, saved)
+        assert back.view(0) == eng.view(0)
+        while not eng.finished:
+            i = rng.randrange(len(eng.pending.options))
+            eng.decide(i)
+            back.decide(i)
+        assert back.state.result == eng.state.result
+        went_on = [e["text"] for e in back.log]       # a restored game logs from where it was saved
+        assert went_on and went_on == [e["text"] for e in eng.log][-len(went_on):]
+
+
+def test_an_old_save_without_entities_still_loads():
+    game = load_game(str(GAMES / "card_parts.cards"))
+    eng = Engine(game, 2, 1)
+    data = eng.save()
+    del data["state"]["entities"]
+    back = Engine.restore(game, data)
+    assert back.state.entities == {"next": 1, "made": {}, "live": {}}
+
+
+def test_the_same_seed_and_choices_give_the_same_log(game):
+    a, _ = _play(game, 11, players=3)
+    b, _ = _play(game, 11, players=3)
+    assert a.log_jsonl() == b.log_jsonl()
+    assert any("Boat" in ev["text"] for ev in a.log)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_card_is_in_exactly_one_zone_entity_zones_included(game, players):
+    for seed in range(15):
+        eng, _ = _play(game, seed, players=players)
+        st = eng.state
+        seen = [c for cards in st.zones.values() for c in cards]
+        assert sorted(seen) == list(range(len(game.cards)))
+        for key, cards in st.zones.items():
+            assert all(st.card_zone[c] == key for c in cards)
+        # a free slot of a boat's crew holds no card: nothing left play with a sunk boat
+        live = {(r["owner"], r["slot"]) for r in st.entities["live"].values()}
+        for key, cards in st.zones.items():
+            if key.startswith("crew:") and cards:
+                seat, slot = key.partition(":")[2].split("/")
+                assert (int(seat), int(slot)) in live, key
+
+
+def test_the_game_runs_to_its_end_with_boats_sunk(game):
+    sunk = 0
+    for seed in range(20):
+        eng, _ = _play(game, seed)
+        assert eng.state.result is not None
+        sunk += sum(p["sunk"] for p in eng.view(0)["players"])
+    assert sunk > 0, "the storm sank no boat in 20 games: the destroy path went untested"
