@@ -176,7 +176,7 @@ def create(m, kind: str, p, span):
     m.ver += 1
     if m.log.on:
         what = label_of_record(m, rec)
-        m.log.emit(m, "created", span, {"entity": what, "kind": kind, "player": p},
+        m.log.emit(m, "created", span, {"entity": what, "kind": kind, "player": p, "slot": slot},
                    f"{what} is created for {m.log.player_name(p)}")
     if CREATED in m.listened:
         m.announce(CREATED, {"entity": ref, "player": p}, span)

@@ -653,17 +653,18 @@ class ZoneDiagram:
                                                       labelloc="t"),
                              node_attr=NODE_ATTR, edge_attr=EDGE_ATTR)
         fills = {"hidden": "#d9d9d9", "owner": "#eef3d6", "others": "#f6e8d6", "public": "#ffffff"}
+        from .english_entities import whose as entity_whose
         for board in d.boards.values():     # a board's places: one cluster, its links as lines
             from .board import cluster
             cluster(g, board, lambda place: f"z_{place}")
         for z in d.zones.values():
             if z.board is not None:
                 continue
-            whose = "each player" if z.per_player else "shared"
+            whose = entity_whose(d, z)         # each player, each <entity kind>, or shared
             seen = {"hidden": "hidden", "owner": "owner only", "others": "seen by the others",
                     "public": "public"}[z.visibility]
             g.node(f"z_{z.name}", f"{graphviz.escape(zone_label(d, z.name))}\\n({whose}, {seen})",
-                   shape="box3d" if z.per_player else "box", style="filled", fillcolor=fills[z.visibility])
+                   shape="box3d" if z.per_player or z.per_entity else "box", style="filled", fillcolor=fills[z.visibility])
         if any(src == ELSEWHERE for src, _ in self.moves):
             g.node("z__elsewhere", ELSEWHERE, shape="plaintext")
         for i, ((src, dst), rules) in enumerate(self.moves.items(), 1):

@@ -59,3 +59,26 @@ def describe_AllEntities(e: A.AllEntities, ctx: Ctx) -> str:
 def describe_IsInPlay(e: A.IsInPlay, ctx: Ctx) -> str:
     item = np(e.item, ctx)
     return f"{item} is {'no longer' if e.negated else 'still'} in play"
+
+
+def whose(decls, z) -> str:
+    """Whose a zone is, as the rulebook's tables say it: "each player", "each Runabout", "shared"."""
+    if z.per_player:
+        return "each player"
+    if getattr(z, "per_entity", None) is not None:
+        return f"each {kind_word(decls, z.per_entity)}"
+    return "shared"
+
+
+def entity_texts(decls, e) -> list[str]:
+    """The rulebook's sentences about a kind: how many a player may have, and its zones."""
+    from .layout import zone_label
+    word, words = kind_word(decls, e.name), kind_plural(decls, e.name)
+    texts = [f"Each player may have up to {e.most} {words if e.most != 1 else word} at a time. "
+             f"{words[:1].upper() + words[1:]} are created and destroyed during play; a {word} destroyed "
+             f"is gone for good, and the next one created is a new {word}."]
+    zones = [z for z in decls.zones.values() if getattr(z, "per_entity", None) == e.name]
+    if zones:
+        texts.append(f"Each {word} has its own " + ", ".join(zone_label(decls, z.name) for z in zones)
+                     + f" (a zone of the {word}'s owner); a {word} is destroyed only once they are empty.")
+    return texts

@@ -172,6 +172,13 @@ class Teller:
         name, _, seat = str(key).partition(":")
         z = self.d.zones.get(name)
         word = zone_label(self.d, name)
+        if "/" in seat and z is not None and z.per_entity is not None:     # an entity's zone: `crew:0/1`
+            from .english_entities import kind_word
+            held = getattr(self, "entity_labels", {}).get((z.per_entity, seat))
+            if held is not None:        # the entity in that slot now, as its `created` event named it
+                return f"{held}'s {word}"
+            seat = seat.partition("/")[0]
+            word = f"{kind_word(self.d, z.per_entity)}'s {word}"
         if seat:
             return f"{W.possessive(self.seats[int(seat)])} {word}" if int(seat) < len(self.seats) else word
         return f"the {word}" if z is not None else word
@@ -184,6 +191,9 @@ class Teller:
 
     def tell(self, ev: dict) -> str | None:
         kind = ev.get("event")
+        if kind == "created" and "slot" in ev:      # whose zones `crew:0/1` are now (interpreter/entities.py)
+            self.entity_labels = getattr(self, "entity_labels", {})
+            self.entity_labels[(ev.get("kind"), f"{ev.get('player')}/{ev.get('slot')}")] = ev.get("entity")
         if kind == "move":
             face = {"up": ", face up", "down": ", face down"}.get(ev.get("face", ""), "")
             src = E.join_and([self.zone(k) for k in ev.get("from", [])])

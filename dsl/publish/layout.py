@@ -96,7 +96,7 @@ def _zone_box(x: float, y: float, name: str, visibility: str, cards: list | None
 def table_svg(decls, seats: list[str], contents: dict | None = None, caption_players: bool = True) -> str:
     """The table: one area per name in `seats` (a per-player zone key is `zone:seat`), then the
     shared zones. `contents` as the module says, or None for the empty layout."""
-    shared = [z for z in decls.zones.values() if not z.per_player and z.board is None]
+    shared = [z for z in decls.zones.values() if not z.per_player and z.board is None and z.per_entity is None]
     own = [z for z in decls.zones.values() if z.per_player]
     areas: list[tuple[str, list[tuple[str, str, str]]]] = []
     for seat, who in enumerate(seats):
@@ -105,6 +105,12 @@ def table_svg(decls, seats: list[str], contents: dict | None = None, caption_pla
     if shared:
         areas.insert(len(areas) // 2 if len(areas) > 1 else len(areas),
                      ("Shared by all players", [(zone_label(decls, z.name), z.visibility, z.name) for z in shared]))
+    for e in decls.entities.values():       # the zones of each entity of a kind (`zone crew: per ship`)
+        from .english_entities import kind_word
+        mine = [z for z in decls.zones.values() if z.per_entity == e.name]
+        if mine:
+            areas.append((f"On each {kind_word(decls, e.name)} (up to {e.most} per player)",
+                          [(zone_label(decls, z.name), z.visibility, f"{z.name}:entity") for z in mine]))
     for board in decls.boards.values():     # a board's places, in an area of their own
         areas.append((f"{board.title} (a board)", [(board.labels[p], "public", p) for p in board.places]))
     parts: list[str] = []

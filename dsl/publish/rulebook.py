@@ -38,6 +38,7 @@ from . import errors as X
 from . import examples as EX
 from . import layout as L
 from .layout import field_label, value_label, zone_label as zl
+from .english_entities import entity_texts, kind_plural, kind_word, whose
 from . import templating as T
 
 FORMATS = ("html", "pdf", "md")
@@ -330,7 +331,7 @@ class BookBuilder:
         box.blocks.append(prose([f"Every card is listed in the card reference ({self.by_title['Card reference'].ref})."]))
         table = self.sub(sec, "The table")
         per = [z for z in d.zones.values() if z.per_player]
-        shared = [z for z in d.zones.values() if not z.per_player]
+        shared = [z for z in d.zones.values() if not z.per_player and z.per_entity is None]
         texts = []
         if per:
             texts.append("Each player has " + E.join_and([E.article(zl(d, z.name)) for z in per]) + ".")
@@ -351,7 +352,7 @@ class BookBuilder:
                     "public": "everyone"}[z.visibility]
             if z.owner_knows:           # `face down known to its owner`
                 seen = "everyone; face down, its owner only"
-            rows.append([zl(d, z.name), "each player" if z.per_player else "shared", seen, E.clean(z.doc or "")])
+            rows.append([zl(d, z.name), whose(d, z), seen, E.clean(z.doc or "")])
         table.blocks.append(Block("table", title="The zones", rows=rows,
                                   columns=["Zone", "Whose", "Who sees the cards", "Description"]))
 
@@ -380,7 +381,7 @@ class BookBuilder:
                 if z.discard_into is not None:      # interpreter/caps.py
                     cards += (f" (past {z.capacity}, its owner chooses cards to put into "
                               f"{zl(d, z.discard_into)} until it holds {z.capacity})")
-            rows.append([zl(d, z.name), "each player" if z.per_player else "shared", cards, E.clean(z.doc or "")])
+            rows.append([zl(d, z.name), whose(d, z), cards, E.clean(z.doc or "")])
         zones.blocks.append(Block("table", title="Zones", rows=rows,
                                   columns=["Zone", "Whose", "The cards in it", "Description"]))
         zones.blocks.append(self.diagram("zones", "Where the cards go: each arrow is a way cards move, numbered as "
@@ -422,6 +423,13 @@ class BookBuilder:
                 s.blocks.append(rules(lines, f"Every {ct.name} has"))
         for board in d.boards.values():         # a board: its places, their links, fields and marks, drawn
             self.board_section(sec, board)
+        for e in d.entities.values():           # an entity kind: how many, its zones, its attributes
+            s = self.sub(sec, kind_plural(d, e.name)[:1].upper() + kind_plural(d, e.name)[1:])
+            s.blocks.append(prose(list(e.docs) + entity_texts(d, e)))
+            rows = [["owner", "a player", f"the player the {kind_word(d, e.name)} belongs to"]]
+            rows += [[field_label(d, f.name), E.describe_field(f, self.ctx), E.clean(" ".join(f.docs))] for f in e.fields]
+            s.blocks.append(Block("table", title=f"What each {kind_word(d, e.name)} has",
+                                  columns=["Attribute", "Kind", "Description"], rows=rows))
         for owner, fields in (("player", d.player_fields), ("game", d.game_fields)):
             if not fields:
                 continue
@@ -875,7 +883,8 @@ class BookBuilder:
             if name in used and name not in d.events:
                 add(E.human(name), "event (built in)", [E.cap(E.BUILTIN_PHRASES[name]) + "."])
         for z in d.zones.values():          # each word as the book says it: by its display name
-            add(zl(d, z.name), "zone", [E.clean(z.doc or ""), ("One for each player" if z.per_player else "Shared")
+            add(zl(d, z.name), "zone", [E.clean(z.doc or ""), whose(d, z).replace("each", "One for each", 1).capitalize()
+                                          if z.per_player or z.per_entity else "Shared"
                                           + ", " + {"hidden": "hidden", "owner": "seen by its owner only",
                                                     "others": "seen by everyone but its owner",
                                                     "public": "public"}[z.visibility]
