@@ -203,3 +203,58 @@ def test_a_procedure_given_zones_moves_cards_between_those_zones():
         assert "Place face down" in flows[("deck", column)]
         assert ("hand", column) in flows and (column, "graveyard") in flows
     assert not any(src == D.ELSEWHERE and "Settle" in rules for (src, _), rules in flows.items())
+
+
+def test_a_procedure_called_from_a_procedure_is_one_box():
+    """The round's procedure is drawn inline (a dashed box with its flow); a procedure it calls
+    is one box, its call's sentence (MAX_INLINE_DEPTH): nested procedures would make the
+    diagram too wide to print."""
+    game = load_text('''
+game "Nest":
+    players: 2 to 2
+player has:
+    n: number = 0
+procedure inner(p):
+    repeat while p's n < 3:
+        add 1 to p's n
+procedure outer(p):
+    repeat while p's n < 5:
+        inner(p)
+round "R":
+    for each p in players:
+        outer(p)
+    first(players) wins
+''', "nest.cards")
+    dot = D.dot_source(game.decls, "phases")
+    clusters = re.findall(r'subgraph cluster_\d+ \{\n\s*.*label="([^"]*)"', dot)
+    assert "Outer (procedure)" in clusters
+    assert "Inner (procedure)" not in clusters
+    assert "repeat while their n is less than 3" not in dot.replace("\\n", " ")
+
+
+def test_a_board_of_many_places_is_one_node_in_the_zone_diagram():
+    """A board of more than MAX_ZONE_DIAGRAM_PLACES places is one node of the zone diagram
+    (its own drawing shows the places); a move to one of its places ends at that node."""
+    from cardsmith.dsl.publish.board import MAX_ZONE_DIAGRAM_PLACES
+    n = 13
+    assert MAX_ZONE_DIAGRAM_PLACES < n
+    names = [f"p{i}" for i in range(1, n + 1)]
+    game = load_text(f'''
+game "Big Map":
+    players: 2 to 2
+board big "The big map":
+    places: {", ".join(names)}
+zone box: shared, hidden
+card type Token:
+    size: number = 1
+cards Token in box:
+    | name    | copies |
+    | "Token" | 2      |
+round "R":
+    move top card of box to p{n} face up
+    first(players) wins
+''', "big.cards")
+    dot = D.dot_source(game.decls, "zones")
+    assert f"{n} places" in dot
+    assert "z_p2 " not in dot and f"z_p{n} " not in dot and "z_p1 " in dot
+    assert any(a == "z_box" and b == "z_p1" for a, b in re.findall(r"(z_\w+) -> (z_\w+)", dot))

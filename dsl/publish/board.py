@@ -16,6 +16,9 @@ from ..checks.boards import Board
 from .diagrams import EDGE_ATTR, FONT, label
 
 NODE = {"fontname": FONT, "fontsize": "10", "style": "filled", "fillcolor": "#ffffff"}
+# A board of more places is one node in the zone diagram (its own drawing shows every place):
+# drawn place by place it would stretch the diagram past a printable page.
+MAX_ZONE_DIAGRAM_PLACES = 12
 
 
 def _pos(board: Board, place: str) -> str | None:
@@ -56,6 +59,11 @@ def board_source(board: Board) -> tuple[str, int]:
 def cluster(g, board: Board, node_id) -> None:
     """The board's places inside the zone diagram `g`: a cluster, with its links as plain lines."""
     with g.subgraph(name=f"cluster_board_{board.name}") as c:
+        if len(board.places) > MAX_ZONE_DIAGRAM_PLACES:
+            c.attr(label=label(f"{board.title} (a board)", 18, 3), style="rounded", color="#7f7f7f", fontname=FONT)
+            c.node(node_id(board.places[0]), label(f"{len(board.places)} places, each a shared zone (drawn apart)", 16, 4),
+                   shape="ellipse", style="filled", fillcolor="#ffffff")
+            return
         c.attr(label=label(f"{board.title} (a board: every place is a shared zone)", 40, 2), style="rounded",
                color="#7f7f7f", fontname=FONT)
         for place in board.places:

@@ -40,6 +40,11 @@ GRAPH_ATTR = {"fontname": FONT, "fontsize": "11", "rankdir": "TB", "compound": "
 NODE_ATTR = {"fontname": FONT, "fontsize": "10", "shape": "box", "style": "rounded"}
 EDGE_ATTR = {"fontname": FONT, "fontsize": "9"}
 WRAP = 30
+# A procedure is drawn inline (a dashed box holding its flow) where the round calls it; a
+# procedure called from inside that drawing is one box, its call's sentence (the rulebook's
+# section on it tells the rest): nested procedures (a turn calling an action calling a battle)
+# would otherwise make a diagram too wide to print.
+MAX_INLINE_DEPTH = 1
 BOARD = "board:"        # a flow to or from any place of a board (no zone name holds a colon)
 SKIP_IN_SUMMARY = (A.LetStmt, A.SayStmt, A.DocItem, A.ExpectStmt, A.GiveStmt, A.ExpectEventStmt, A.StackDeckStmt)
 
@@ -125,7 +130,7 @@ class PhaseDiagram:
             return any(self.structural_block(b) for b in E.blocks_of(st))
         if isinstance(st, A.CallStmt):
             proc = self.d.procedures.get(st.name)
-            if proc is None or st.name in self.calls:
+            if proc is None or st.name in self.calls or len(self.calls) >= MAX_INLINE_DEPTH:
                 return False
             self.calls.append(st.name)
             try:
@@ -685,6 +690,12 @@ class ZoneDiagram:
         """The node an edge to or from zone `z` meets: a board's first place for `board:<name>`."""
         if z.startswith(BOARD):
             return f"z_{self.d.boards[z[len(BOARD):]].places[0]}"
+        from .board import MAX_ZONE_DIAGRAM_PLACES
+        zone = self.d.zones.get(z)
+        if zone is not None and zone.board is not None:     # a place of a board drawn as one node
+            places = self.d.boards[zone.board].places
+            if len(places) > MAX_ZONE_DIAGRAM_PLACES:
+                return f"z_{places[0]}"
         return f"z_{z}"
 
     def flows(self) -> list[tuple[int, str, str, list[str]]]:
