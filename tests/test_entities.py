@@ -281,3 +281,36 @@ def test_the_game_runs_to_its_end_with_boats_sunk(game):
         assert eng.state.result is not None
         sunk += sum(p["sunk"] for p in eng.view(0)["players"])
     assert sunk > 0, "the storm sank no boat in 20 games: the destroy path went untested"
+
+
+# ---------------------------------------------------------------- plurals, kinds as types
+
+def test_an_irregular_plural_is_declared_and_a_clash_is_refused():
+    text = HEAD + """entity ally: per player, at most 2, plural allies
+    has:
+        loyal: flag = yes
+player has:
+    n: number = 0
+setup:
+    create an ally for seat 1
+    create an ally for seat 1 as a
+    set seat 1's n to count(seat 1's allies where it's loyal)
+"""
+    assert Engine(load_text(text), 2, 0).view(0)["players"][0]["n"] == 2
+    d, _ = _first(HEAD + "zone ships: shared\nentity ship: per player, at most 2\n")
+    assert d.code == "E0140" and d.span.line == 4 and "plural ship_group" in d.hint
+
+
+def test_an_attribute_may_hold_another_entity_and_compare_it():
+    text = HEAD + """entity ship: per player, at most 2
+    has:
+        escort: ship = none
+player has:
+    same: flag = no
+setup:
+    create a ship for seat 1 as lead
+    create a ship for seat 1 as wing
+    set wing's escort to lead
+    set seat 1's same to wing's escort is lead and wing's escort is not wing
+"""
+    assert Engine(load_text(text), 2, 0).view(0)["players"][0]["same"] is True
