@@ -157,6 +157,8 @@ def create(m, kind: str, p, span):
     if p is None:
         raise RuleError(f"there is no player here to create a {_word(m, kind)} for: this is none", span,
                         "check it first: if p is not none:")
+    if CREATED in m.prog.replacements and m.replaced(CREATED, {"entity": None, "player": p}):
+        return None                 # `instead of created`: none is created (an `as s` name is none)
     ents = m.st.entities
     used = {r["slot"] for r in ents["live"].values() if r["kind"] == kind and r["owner"] == p}
     if len(used) >= decl.most:
@@ -189,6 +191,8 @@ def destroy(m, ref, span):
     if ref is None:
         raise RuleError("there is nothing here to destroy: this is none", span, "check it first: if s is not none:")
     rec = record(m, ref, span)
+    if DESTROYED in m.prog.replacements and m.replaced(DESTROYED, {"entity": ref, "player": rec["owner"]}):
+        return True                 # `instead of destroyed`: it stays in play, the replacement runs
     d = m.prog.decls
     most = d.entities[rec["kind"]].most
     for z, zd in d.zones.items():

@@ -26,14 +26,14 @@ nothing more than one on the class itself.
 """
 from __future__ import annotations
 
-from cardsmith.dsl.registry import (ACTION_USED, COUNTERED, ELIMINATED, FLIPPED, MOVED, RESOLVED, REVEALED,
-                                    ROUND_STARTED, STEP_STARTED, TURN_STARTED)
+from cardsmith.dsl.registry import (ACTION_USED, COUNTERED, CREATED, DESTROYED, ELIMINATED, FLIPPED, MOVED, RESOLVED,
+                                    REVEALED, ROUND_STARTED, STEP_STARTED, TURN_STARTED)
 
 # The engine's events whose `instead of` replaces the thing itself (the move, the flip, the
 # elimination, the step ...), decided where the engine does it, before it happens; the others
 # (the game's own events, `step_ended`) are replaced where they are announced.
 REPLACED_WHERE_DONE = frozenset({MOVED, FLIPPED, REVEALED, ELIMINATED, COUNTERED, STEP_STARTED, TURN_STARTED,
-                                 ROUND_STARTED, ACTION_USED, RESOLVED})
+                                 ROUND_STARTED, ACTION_USED, RESOLVED, CREATED, DESTROYED})
 # what a flow event's begin instruction gets back when a replacement took the step, turn or round's place
 REPLACED = 2
 

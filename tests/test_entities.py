@@ -314,3 +314,26 @@ setup:
     set seat 1's same to wing's escort is lead and wing's escort is not wing
 """
     assert Engine(load_text(text), 2, 0).view(0)["players"][0]["same"] is True
+
+
+def test_instead_of_destroyed_keeps_the_entity_in_play():
+    text = HEAD + SHIP + """player has:
+    saved: number = 0
+card type Shield:
+    instead of destroyed where entity is a ship:
+        add 1 to player's saved
+zone yard: shared, public
+zone docks: per player, public
+card "Dome": Shield in yard
+    "Keeps ships from being destroyed."
+setup:
+    move top card of yard to seat 1's docks
+    create a ship for seat 1 as s
+    move top card of pool to s's crew
+    destroy s
+    if s is in play:
+        add 10 to seat 1's saved
+"""
+    eng = Engine(load_text(text), 2, 0)
+    assert eng.view(0)["players"][0]["saved"] == 11       # replaced (its crew aboard is no error), and still in play
+    assert len(eng.view(0)["entities"]) == 1
