@@ -61,9 +61,10 @@ def deck_rules(d, cards, sink: DiagnosticSink) -> None:
             sink.error("E0207", f"unknown zone '{name}'", span,
                        suggest(name, d.zones) or f"declare it with: zone {name}: {'shared' if shared else 'per player'}")
             return False
-        if zd.per_player == shared:
+        if zd.per_player == shared or zd.per_entity is not None:      # (a zone per an entity is neither)
             if shared:
-                sink.error("E0601", f"the pool of the deck rules is a shared zone, but '{name}' is one per player",
+                sink.error("E0601", f"the pool of the deck rules is a shared zone, but '{name}' is one per "
+                           f"{'player' if zd.per_player else zd.per_entity}",
                            span, "declare the cards in a shared zone (zone collection: shared, hidden) and "
                                  "write: decks from collection into deck:")
             else:

@@ -126,10 +126,8 @@ def usable(m, player: int, any_time_only: bool) -> list[str]:
         if entry.from_zones:
             # only the cards in those zones of the player: a hand (or a hand and a station), not
             # the whole game; in card order, whichever zone holds them
-            candidates = sorted(c for name in entry.from_zones
-                                for c in m.zones.get(m.prog.zone_keys[name][player]
-                                                     if m.prog.decls.zones[name].per_player else name, ())
-                                if c in entry.card_set)
+            candidates = sorted(c for name in entry.from_zones for key in _from_keys(m, name, player)
+                                for c in m.zones.get(key, ()) if c in entry.card_set)
         else:
             candidates = [c for c in entry.cards if zone_seat[card_zone[c]] == player]
         charge(m, len(candidates), None)        # searching the cards is work, not one step
@@ -174,6 +172,18 @@ def _can_pay(m, entry, c, player, env) -> bool:
             if have is None or have < (cost[1](m, env) or 0):
                 return False
     return True
+
+
+def _from_keys(m, name: str, player) -> list:
+    """The zones `action ... from <name>` looks in for `player`: theirs, the shared one, or (a zone
+    per an entity, docs/language.md "entity") that zone of each of their entities."""
+    zd = m.prog.decls.zones[name]
+    if zd.per_player:
+        return [m.prog.zone_keys[name][player]]
+    if zd.per_entity is not None:
+        most = m.prog.decls.entities[zd.per_entity].most
+        return m.prog.zone_keys[name][player * most:(player + 1) * most]
+    return [name]
 
 
 def label(m, key: str) -> str:

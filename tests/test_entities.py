@@ -98,6 +98,8 @@ def _first(text: str):
     (HEAD + SHIP + "setup:\n    move top card of pool to seat 1's crew\n", "E0205", 4 + SHIP.count("\n"),
      "s's crew"),
     (HEAD + SHIP + "setup:\n    move top card of pool to crew\n", "E0201", 4 + SHIP.count("\n"), "zone per ship"),
+    # cards start in a shared zone, not in a zone per ship
+    (HEAD + SHIP + "cards Hand in crew:\n    | name |\n    | Mate |\n", "E0504", 3 + SHIP.count("\n"), "move them in setup"),
     # an entity-typed attribute names a kind that exists
     (HEAD + "entity ship: per player, at most 2\n    has:\n        escort: shp = none\n", "E0101", 5,
      "did you mean 'ship'"),
@@ -337,3 +339,26 @@ setup:
     eng = Engine(load_text(text), 2, 0)
     assert eng.view(0)["players"][0]["saved"] == 11       # replaced (its crew aboard is no error), and still in play
     assert len(eng.view(0)["entities"]) == 1
+
+
+def test_an_action_from_a_zone_per_ship_is_offered_for_the_cards_aboard_its_owners_ships():
+    text = HEAD + SHIP + """player has:
+    fired: number = 0
+card type Gun:
+    action "Fire" from crew:
+        add 1 to you's fired
+cards Gun in pool:
+    | name | copies |
+    | Cannon | 1 |
+setup:
+    create a ship for seat 1 as s
+    create a ship for seat 1 as t
+    move cards in pool where it is a Gun to t's crew face up
+round "Battle":
+    seat 1 may take actions
+    seat 1 wins
+"""
+    eng = Engine(load_text(text), 2, 0)
+    assert eng.pending is not None and any("Fire" in o for o in eng.pending.options), eng.pending
+    eng.decide(next(i for i, o in enumerate(eng.pending.options) if "Fire" in o))
+    assert eng.view(0)["players"][0]["fired"] == 1

@@ -53,9 +53,10 @@ def literal(e, fd: A.FieldDecl | None, d: Declarations, sink: DiagnosticSink, wh
         return e.name
     if tname == "zone":     # a shared zone, by its name; a player's zone is set while playing
         zd = d.zones.get(e.name) if isinstance(e, A.Name) else None
-        if zd is None or zd.per_player:
-            shared = [z for z, zdecl in d.zones.items() if not zdecl.per_player]
-            said = f"'{e.name}' is one zone per player" if zd is not None else f"{_show(e)} is not a shared zone"
+        if zd is None or zd.per_player or zd.per_entity is not None:
+            shared = [z for z, zdecl in d.zones.items() if not zdecl.per_player and zdecl.per_entity is None]
+            said = (f"'{e.name}' is one zone per {'player' if zd.per_player else zd.per_entity}" if zd is not None
+                    else f"{_show(e)} is not a shared zone")
             sink.error("E0511", f"{said} ({where})", e.span,
                        (suggest(getattr(e, "name", ""), shared) if zd is None else None)
                        or "name a shared zone (" + (", ".join(shared) or "none declared")
@@ -251,8 +252,9 @@ def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
         zd = d.zones.get(zone)
         if zd is None:
             sink.error("E0207", f"unknown zone '{zone}'", span, suggest(zone, d.zones) or "declare it with: zone name: shared")
-        elif zd.per_player:
-            sink.error("E0504", f"cards start in a shared zone, but '{zone}' is one per player", span,
+        elif zd.per_player or zd.per_entity is not None:
+            sink.error("E0504", f"cards start in a shared zone, but '{zone}' is one per "
+                       f"{'player' if zd.per_player else zd.per_entity}", span,
                        "start them in a shared zone (e.g. a 'box') and move them in setup")
 
     for table in d.tables:
