@@ -98,6 +98,9 @@ def _first(text: str):
     (HEAD + SHIP + "setup:\n    move top card of pool to seat 1's crew\n", "E0205", 4 + SHIP.count("\n"),
      "s's crew"),
     (HEAD + SHIP + "setup:\n    move top card of pool to crew\n", "E0201", 4 + SHIP.count("\n"), "zone per ship"),
+    # a zone per player cannot discard down into a zone per ship: whose?
+    (HEAD + SHIP + "zone hold: per player, at most 2, discard down into crew\n", "E0141", 3 + SHIP.count("\n"),
+     "shared one"),
     # cards start in a shared zone, not in a zone per ship
     (HEAD + SHIP + "cards Hand in crew:\n    | name |\n    | Mate |\n", "E0504", 3 + SHIP.count("\n"), "move them in setup"),
     # an entity-typed attribute names a kind that exists

@@ -48,6 +48,11 @@ def check_entities(d: Declarations, sink: DiagnosticSink) -> None:
     from .cards import _default     # the same starting values as `player has:`
     kinds = list(d.entities)
     for z in d.zones.values():
+        into = d.zones.get(z.discard_into) if z.discard_into is not None else None
+        if into is not None and into.per_entity is not None:
+            sink.error("E0141", f"'{z.name}' discards down into '{into.name}', a zone per {into.per_entity}: "
+                       "whose would the cards go to?", z.span,
+                       f"discard into a zone per player or a shared one, e.g. zone {z.name}_discard: shared, public")
         if z.per_entity is None:
             continue
         kind = d.entities.get(z.per_entity)
