@@ -883,12 +883,16 @@ class BookBuilder:
             if name in used and name not in d.events:
                 add(E.human(name), "event (built in)", [E.cap(E.BUILTIN_PHRASES[name]) + "."])
         for z in d.zones.values():          # each word as the book says it: by its display name
-            add(zl(d, z.name), "zone", [E.clean(z.doc or ""), whose(d, z).replace("each", "One for each", 1).capitalize()
-                                          if z.per_player or z.per_entity else "Shared"
+            add(zl(d, z.name), "zone", [E.clean(z.doc or ""), ("One for " + whose(d, z)
+                                                               if z.per_player or z.per_entity else "Shared")
                                           + ", " + {"hidden": "hidden", "owner": "seen by its owner only",
                                                     "others": "seen by everyone but its owner",
                                                     "public": "public"}[z.visibility]
                                           + ("; its owner knows its face-down cards" if z.owner_knows else "") + "."])
+        for e in d.entities.values():       # an entity kind (docs/language.md, "entity")
+            add(kind_word(d, e.name), "entity", [E.clean(" ".join(e.docs)), f"Each player may have up to {e.most}; "
+                                                 "each has: " + ", ".join(["owner"] + [field_label(d, f.name)
+                                                                                   for f in e.fields]) + "."])
         for owner, fields in (("player attribute", d.player_fields), ("game attribute", d.game_fields)):
             for f in fields.values():
                 add(field_label(d, f.name), owner, [E.clean(" ".join(f.docs)),
