@@ -20,7 +20,7 @@ from .errors import RuleError
 from .dice import die_label, is_die
 from .parts import is_part, label as part_label
 from .entities import is_entity, label as entity_label
-from .visibility import EVERYONE, back_of, card_seers, unseen_label
+from .visibility import EVERYONE, back_of, card_seers, known_to, rule_of, seers, unseen_label
 
 # What an event costs the log besides its text: the keys `n`, `round`, `event`, `rule`,
 # `step`, `text`, their values and JSON punctuation; then each further datum (a key and a short
@@ -84,12 +84,53 @@ class _Budget:
 class EventLog:
     def __init__(self, on: bool = True, player_names: list[str] | None = None):
         self.on = on
-        self.events: list[dict] = []
+        self._events: list[dict] = []          # the events as dicts, made when the log is read
+        # the events recorded since: (n, round, kind, rule, step, text), and beside them their
+        # data (a dict, or the tuple of a one-card move); plain tuples of numbers and texts, which
+        # the garbage collector stops watching, so a long log does not make it scan the heap
+        self._pending: list[tuple] = []
+        self._data: list = []
+        self._rules: dict[int, str] = {}       # id(span) → "file.cards:12:7" (the spans kept in `_ruled`)
+        self._ruled: list = []
         self.names = player_names or []
         self._spans: dict = {}
         self._parts: dict[int, tuple] = {}     # event index → its text's parts, when some are Seen
         self._attribute_types: dict[tuple, object] = {}     # (kind, card type, name) → shown as
+        self._zone_names: dict = {}            # zone key → its name in words
+        self._hidden: dict = {}                # zone key → whether its zone is hidden
+        self._tails: dict = {}                 # (from, to, place, face) → " from A to B face up"
+        self._seers: dict = {}                 # (zone key, face up) → who may see a card there
         self.bytes = 0                          # what the log holds so far, as MAX_LOG_BYTES counts it
+
+    @property
+    def events(self) -> list[dict]:
+        """The events as dicts: n, round, event, rule, step, text, then the event's own data.
+        Recorded as tuples while playing and made into dicts here, when the log is read (a game
+        whose log nobody reads never pays for the dicts or for formatting its rules' places)."""
+        if self._pending:
+            self._materialize()
+        return self._events
+
+    def __len__(self) -> int:
+        """How many events the log holds (without making them into dicts)."""
+        return len(self._events) + len(self._pending)
+
+    def _materialize(self) -> None:
+        pending, self._pending = self._pending, []
+        datas, self._data = self._data, []
+        out = self._events
+        for (n, rnd, kind, rule, step, text), data in zip(pending, datas):
+            ev = {"n": n, "round": rnd, "event": kind, "rule": rule, "step": step, "text": text}
+            if data.__class__ is tuple:     # a move of one card (`move`)
+                name, src, key, face, hidden = data
+                ev["cards"] = [name]
+                ev["from"] = [src]
+                ev["to"] = key
+                ev["face"] = face or ""
+                ev["hidden"] = hidden
+            elif data:
+                ev.update(data)
+            out.append(ev)
 
     # ------------------------------------------------------------------ words
     def player_name(self, p) -> str:
@@ -103,11 +144,17 @@ class EventLog:
         if "/" in key:          # an entity's zone, `Ann's Boat 2's crew`: its slot changes hands
             from .entities import zone_label
             return zone_label(m, key)
-        name, _, seat = key.partition(":")
-        return f"{self.player_name(int(seat))}'s {name}" if seat else name
+        shown = self._zone_names.get(key)
+        if shown is None:
+            name, _, seat = key.partition(":")
+            shown = self._zone_names[key] = f"{self.player_name(int(seat))}'s {name}" if seat else name
+        return shown
 
     def value(self, m, v):
         """A runtime value in words (cards by name, players by name); JSON-able."""
+        cls = v.__class__
+        if cls is int or cls is str:        # the usual value: as it is
+            return v
         if isinstance(v, bool) or v is None:
             return "yes" if v is True else "no" if v is False else "none"
         if isinstance(v, list):
@@ -122,7 +169,23 @@ class EventLog:
 
     def typed(self, m, v, t):
         """A value of static type `t` in words: cards and players by name; JSON-able."""
-        if t.__class__ is not str and is_menu(t):
+        if t.__class__ is str:          # the usual type: a word (the same tests as below, in order)
+            if t == "card":
+                if isinstance(v, int):
+                    return m.card_label(v)
+            elif t == "player":
+                if isinstance(v, int):
+                    return self.player_name(v)
+            elif t == "zone":
+                if isinstance(v, str):
+                    return self.zone_name(m, v)
+            elif t == "action":
+                from .resolver import label
+                return label(m, v)
+            return self.value(m, v)
+        if t is None:
+            return self.value(m, v)
+        if is_menu(t):
             return self.option_label(m, v, t)
         if t.__class__ is not str and is_many(t):
             return "done" if v is None else self.typed(m, v, t[1])
@@ -143,12 +206,25 @@ class EventLog:
         """A card's name as a part of a text: read by whoever may see the card now (or `before`)."""
         if c is None:
             return "nothing"
-        who = card_seers(m, c)
+        who = self.seers(m, c)
         if before is not None and before is not who:
             who = who | before
         if m.prog.backs:
             return Seen(m.card_label(c), who, self.back(m, c))
         return Seen(m.card_label(c), who)
+
+    def seers(self, m, c: int):
+        """Who may see card `c` where it lies now: visibility.card_seers, its zone's rule looked
+        up once per zone and facing."""
+        st = m.st
+        where = (st.card_zone[c], st.face_up[c])
+        who = self._seers.get(where)
+        if who is None:
+            decl, seat, _public = m.zone_info[where[0]]
+            who = self._seers[where] = seers(rule_of(decl), seat, where[1])
+        if m.looks:
+            return who | known_to(st.cards[c])
+        return who
 
     def back(self, m, c: int) -> str:
         """How a card reads to a player who may not see its face: "a card", or, when its back
@@ -192,6 +268,27 @@ class EventLog:
         """Text parts of a value of static type `t`, as `str(typed(...))` writes it: a list in
         brackets with its items quoted; card names (and actions of cards) as `Seen` parts.
         Bounded by MAX_RUNTIME_STRING."""
+        if budget is None:          # the usual cases, written as the general ones below write them
+            if v.__class__ is int and t == "card":      # a card: its name, read by who may see it
+                name = m.card_names[v]
+                text = repr(name) if nested else name
+                if len(text) > MAX_RUNTIME_STRING:
+                    raise TextTooLong(span)
+                return [Seen(text, self.seers(m, v))]
+            if (v.__class__ is list and t.__class__ is tuple and len(t) == 2 and t[0] == "list"
+                    and (inner := t[1]).__class__ is str and inner != "card" and inner != "action"):
+                # a list of players, zones, numbers or texts: one text, as the items' parts join
+                typed = self.typed
+                items = []
+                for x in v:
+                    if x.__class__ is list:
+                        break
+                    items.append(repr(typed(m, x, inner)))
+                else:
+                    text = "[" + ", ".join(items) + "]"
+                    if len(text) > MAX_RUNTIME_STRING:
+                        raise TextTooLong(span)
+                    return [text]
         if t.__class__ is not str and t is not None and is_many(t):     # one pick of several
             return ["done"] if v is None else self.typed_parts(m, v, t[1], span, nested, budget)
         if t.__class__ is not str and t is not None and is_menu(t):     # an option of `chooses one`
@@ -220,7 +317,7 @@ class EventLog:
             return out
         if t == "card" and isinstance(v, int):
             name = m.card_label(v)
-            return [Seen(budget.take(repr(name) if nested else name), card_seers(m, v))]
+            return [Seen(budget.take(repr(name) if nested else name), self.seers(m, v))]
         if t == "action" and isinstance(v, str):
             from .resolver import label
             text = label(m, v)
@@ -281,54 +378,126 @@ class EventLog:
         the characters of the texts in `data` beyond a few words (a caller whose data holds
         lists says how long they are; counting them here for every event would cost more than
         the rest of the event), or None when the data repeats the values the text shows. Only
-        the event that says why a game was aborted is not `bounded`: it must get into the log."""
+        the event that says why a game was aborted is not `bounded`: it must get into the log.
+        The event is kept as a tuple; `events` makes it a dict when the log is read."""
         st = m.st
         parts = None
-        if text.__class__ is not str:       # this runs for most events: comprehensions, no calls
-            pieces = [p.text if p.__class__ is Seen else p for p in text]
+        if text.__class__ is not str:       # this runs for most events: one loop, no calls
+            pieces = []
             for p in text:
-                if p.__class__ is Seen and p.seers is not EVERYONE:
-                    parts = text
-                    break
+                if p.__class__ is Seen:
+                    pieces.append(p[0])
+                    if p[1] is not EVERYONE:
+                        parts = text
+                else:
+                    pieces.append(p)
             text = "".join(pieces)
-        if len(text) > MAX_RUNTIME_STRING:
+        length = len(text)
+        if length > MAX_RUNTIME_STRING:
             raise TextTooLong(span)
-        size = self.bytes + _EVENT_OVERHEAD + len(text) + _DATUM * len(data) + (len(text) if weight is None else weight)
+        size = self.bytes + _EVENT_OVERHEAD + length + _DATUM * len(data) + (length if weight is None else weight)
         if size > MAX_LOG_BYTES and bounded:
             raise RuleError(f"the game's log grew past {MAX_LOG_BYTES:,} bytes (the bound MAX_LOG_BYTES) "
-                            f"after {len(self.events):,} events", span,
+                            f"after {len(self):,} events", span,
                             "a game that runs this long without ending may loop forever; play it with "
                             "the log off (`simulate` does), or stop it sooner with --max-steps",
                             code="E0809")
         self.bytes = size
-        st.event_n += 1        # numbered in the state, so a restored game goes on counting
-        ev = {"n": st.event_n, "round": st.round, "event": kind,
-              "rule": self._where(span),
-              "step": st.step_path[-1] if st.step_path else "", "text": text}
-        ev.update(data)
+        n = st.event_n = st.event_n + 1     # numbered in the state, so a restored game goes on counting
+        path = st.step_path
         if parts is not None:
-            self._parts[len(self.events)] = tuple(parts)
-        self.events.append(ev)
+            self._parts[len(self._events) + len(self._pending)] = tuple(parts)
+        rule = self._rules.get(id(span))
+        if rule is None:
+            rule = self._where(span)
+        self._pending.append((n, st.round, kind, rule, path[-1] if path else "", text))
+        self._data.append(data)
+
+    def announced(self, m, event: str, params: dict, span) -> None:
+        """A declared event raised by a rule: `battle_won (winner: Ann, card: Bolt)`, its data the
+        parameters in words (cards and players by name), each card's name read by who may see it."""
+        types = m.prog.event_types(event)
+        shown = {"name": event}
+        for k, v in params.items():
+            t = types.get(k)
+            if v.__class__ is int and (t == "player" or t == "card"):
+                shown[k] = self.player_name(v) if t == "player" else m.card_names[v]
+            else:
+                shown[k] = self.typed(m, v, t)
+        text = [event]
+        sep = " ("
+        for k, v in params.items():
+            text.append(f"{sep}{k}: ")
+            sep = ", "
+            t = types.get(k)
+            if v.__class__ is int and t == "player":        # as typed_parts writes one player
+                name = shown[k]
+                if len(name) > MAX_RUNTIME_STRING:
+                    raise TextTooLong(span)
+                text.append(name)
+            else:
+                text.extend(self.typed_parts(m, v, t, span))
+        if params:
+            text.append(")")
+        self.emit(m, "event", span, shown, text, weight=None)
 
     def move(self, m, cards, sources, key, place, face, span, before=None) -> None:
         """`before`: who could see the one card moved before it moved (they may read its name)."""
+        hidden = self._hidden.get(key)
+        if hidden is None:
+            hidden = self._hidden[key] = m.prog.decls.zones[key.partition(":")[0]].visibility == "hidden"
+        hidden_dest = hidden or face == "down"
+        if len(cards) == 1:         # the usual move: recorded here, as `emit` would record it
+            c = cards[0]
+            src = sources[0]
+            tail = self._tails.get((src, key, place, face))
+            if tail is None:
+                tail = self._move_tail(m, src, key, place, face)
+                if "/" not in src and "/" not in key:       # an entity's zone's name changes
+                    self._tails[(src, key, place, face)] = tail
+            name = m.card_names[c]
+            text = name + tail
+            length = len(text)
+            if length > MAX_RUNTIME_STRING:
+                raise TextTooLong(span)
+            # the data: cards, from, to, face, hidden (5 keys), made a dict when the log is read
+            size = self.bytes + _EVENT_OVERHEAD + length + _DATUM * 5 + len(name) + 20
+            if size > MAX_LOG_BYTES:
+                self.emit(m, "move", span, {"cards": [name], "from": [src], "to": key, "face": face or "",
+                                            "hidden": hidden_dest}, text, weight=len(name) + 20)
+                return              # (not reached: emit stops the game at the same bound)
+            self.bytes = size
+            st = m.st
+            n = st.event_n = st.event_n + 1
+            who = self.seers(m, c)
+            if before is not None and before is not who:
+                who = who | before
+            if who is not EVERYONE:     # some may not read the name: keep the text's parts
+                self._parts[len(self._events) + len(self._pending)] = (
+                    Seen(name, who, self.back(m, c)) if m.prog.backs else Seen(name, who), tail)
+            path = st.step_path
+            rule = self._rules.get(id(span))
+            if rule is None:
+                rule = self._where(span)
+            self._pending.append((n, st.round, "move", rule, path[-1] if path else "", text))
+            self._data.append((name, src, key, face, hidden_dest))
+            return
+        uniq = list(dict.fromkeys(sources))
+        src = self.zone_name(m, uniq[0]) if len(uniq) == 1 else f"{len(uniq)} zones"
         dest = self.zone_name(m, key)
-        hidden_dest = m.prog.decls.zones[key.partition(":")[0]].visibility == "hidden" or face == "down"
-        if len(cards) == 1:
-            what = self.card(m, cards[0], before)
-            src = self.zone_name(m, sources[0])
-        else:
-            what = f"{len(cards)} cards"
-            uniq = list(dict.fromkeys(sources))
-            src = self.zone_name(m, uniq[0]) if len(uniq) == 1 else f"{len(uniq)} zones"
         where = f"the bottom of {dest}" if place == "bottom" else dest
         facing = f" face {face}" if face else ""
         names = [m.card_label(c) for c in cards]
-        origins = list(dict.fromkeys(sources))
-        self.emit(m, "move", span, {"cards": names, "from": origins, "to": key, "face": face or "",
+        self.emit(m, "move", span, {"cards": names, "from": uniq, "to": key, "face": face or "",
                                     "hidden": hidden_dest},
-                  [what, f" from {src} to {where}{facing}"],
-                  weight=sum(map(len, names)) + 4 * len(names) + 16 * len(origins))
+                  f"{len(cards)} cards from {src} to {where}{facing}",
+                  weight=sum(map(len, names)) + 4 * len(names) + 16 * len(uniq))
+
+    def _move_tail(self, m, src, key, place, face) -> str:
+        dest = self.zone_name(m, key)
+        where = f"the bottom of {dest}" if place == "bottom" else dest
+        facing = f" face {face}" if face else ""
+        return f" from {self.zone_name(m, src)} to {where}{facing}"
 
     def seen_by(self, player: int, start: int = 0, events: list[dict] | None = None) -> list[dict]:
         """The events from `start` on as `player` may read them: a name they may not see is
@@ -352,13 +521,23 @@ class EventLog:
         return out
 
     def _where(self, span) -> str:
-        """`file.cards:12:7`, formatted once per rule: the log names a rule for every event."""
-        if span is None:
-            return "engine"
-        text = self._spans.get(span)
+        """`file.cards:12:7`, formatted once per rule: the log names a rule for every event.
+        Looked up by the span's id (a span's own hash costs a call), the span kept alive here."""
+        text = self._rules.get(id(span))
         if text is None:
-            text = self._spans[span] = span.short
+            text = "engine" if span is None else self._spans.get(span)
+            if text is None:
+                text = self._spans[span] = span.short
+            self._rules[id(span)] = text
+            self._ruled.append(span)
         return text
 
-    def to_jsonl(self) -> str:
-        return "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in self.events)
+    def to_jsonl(self, start: int = 0) -> str:
+        """The events from `start` on, one JSON object a line with sorted keys."""
+        encode = _ENCODER.encode
+        events = self.events
+        return "".join([encode(events[i]) + "\n" for i in range(start, len(events))])
+
+
+# json.dumps(e, sort_keys=True, ensure_ascii=False) makes an encoder for every call; one does
+_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False)

@@ -353,7 +353,7 @@ class Machine(Triggers, Decisions, Scenarios):
         else:
             was_visible = self._visible(cards, face, public) if REVEALED in self.listened and public else ()
         # who could see the one card before it moved may read its name in the log
-        before = card_seers(self, cards[0]) if self.log.on and len(cards) == 1 else None
+        before = self.log.seers(self, cards[0]) if self.log.on and len(cards) == 1 else None
         up = None if face is None else face == "up"
         bottom = place == "bottom"
         for c in cards:

@@ -272,16 +272,7 @@ class Triggers:
                 fired.append((entry, c, seat, env))
 
     def _log_event(self, event: str, params: dict, span) -> None:
-        # apart from `announce`, whose locals its comprehensions would turn into closure cells
-        types = self.prog.event_types(event)
-        shown = {k: self.log.typed(self, v, types.get(k)) for k, v in params.items()}
-        text = [event]
-        for i, (k, v) in enumerate(params.items()):
-            text.append(f" ({k}: " if i == 0 else f", {k}: ")
-            text.extend(self.log.typed_parts(self, v, types.get(k), span))
-        if params:
-            text.append(")")
-        self.log.emit(self, "event", span, {"name": event, **shown}, text, weight=None)
+        self.log.announced(self, event, params, span)       # interpreter/log.py
 
     def _order(self, fired: list) -> list:
         """Order simultaneous triggers by the game's keys; then seat order from the active player
