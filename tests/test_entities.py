@@ -365,3 +365,24 @@ round "Battle":
     assert eng.pending is not None and any("Fire" in o for o in eng.pending.options), eng.pending
     eng.decide(next(i for i, o in enumerate(eng.pending.options) if "Fire" in o))
     assert eng.view(0)["players"][0]["fired"] == 1
+
+
+# ---------------------------------------------------------------- publishing
+
+def test_the_rulebook_says_the_kind_its_attributes_zones_and_statements(game):
+    from cardsmith.dsl.publish.rulebook import build_book, render
+    text = render(build_book(game, examples=False), "md")
+    assert "Each player may have up to 3 Boats at a time." in text
+    assert "**What each Boat has**" in text and "| Mooring | a zone; starts empty |" in text
+    assert "| crew | each Boat | everyone | The sailors aboard this boat. |" in text
+    assert "Each Boat has its own crew" in text
+    assert "Create a Boat for the player (call it *b*)" in text
+    assert "*wreck* is destroyed: it leaves play." in text
+    assert "**Boat** (entity)" in text
+    assert "**crew** (zone) The sailors aboard this boat. One for each Boat, public." in text
+
+
+def test_the_zone_diagram_draws_a_zone_per_boat_as_each_boats():
+    from cardsmith.dsl.publish.diagrams import zones_graph
+    dot = zones_graph(load_game(FLOTILLAS).decls).source
+    assert "crew\\n(each Boat, public)" in dot and "dock\\n(shared, hidden)" in dot, dot[:800]
