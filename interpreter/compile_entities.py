@@ -16,18 +16,18 @@ def s_CreateStmt(self, s, ctx):
             env = fr.env
             env[name] = _entities.create(m, kind, player(m, env), span)
             return True
-        ctx.code.emit(create_as, span, ("create a " + kind + " for ", s.player, " as " + name))
+        ctx.code.emit(create_as, span, ("create", f"a {kind} for ", s.player, f" as {name}"))
         return
 
     def create(m, fr):
         _entities.create(m, kind, player(m, fr.env), span)
         return True
-    ctx.code.emit(create, span, ("create a " + kind + " for ", s.player))
+    ctx.code.emit(create, span, ("create", f"a {kind} for ", s.player))
 
 
 def s_DestroyStmt(self, s, ctx):
     target, span = self.cx(s.target, ctx), s.span
-    ctx.code.emit(lambda m, fr: _entities.destroy(m, target(m, fr.env), span), span, ("destroy ", s.target))
+    ctx.code.emit(lambda m, fr: _entities.destroy(m, target(m, fr.env), span), span, ("destroy", s.target))
 
 
 def setter(owner, name: str, span, decls, kind: str | None):
