@@ -386,3 +386,20 @@ def test_the_zone_diagram_draws_a_zone_per_boat_as_each_boats():
     from cardsmith.dsl.publish.diagrams import zones_graph
     dot = zones_graph(load_game(FLOTILLAS).decls).source
     assert "crew\\n(each Boat, public)" in dot and "dock\\n(shared, hidden)" in dot, dot[:800]
+
+
+def test_the_editor_completes_kinds_plurals_and_what_an_entity_has():
+    from cardsmith.dsl.lsp import features
+    from cardsmith.dsl.lsp.features import Project
+    from cardsmith.dsl.lsp.index import build
+    text = Path(FLOTILLAS).read_text(encoding="utf-8") + "\nprocedure probe(p, b):\n    create a \n    let x be all \n    let y be b's \n"
+    index = build("g.cards", text)
+    project = Project(index, {"g.cards": index})
+    lines = text.split("\n")
+
+    def names(prefix: str) -> set[str]:
+        number = next(i for i, line in enumerate(lines, 1) if line == prefix)
+        return {c.label for c in features.completions(project, "g.cards", number, len(prefix) + 1)}
+    assert "boat" in names("    create a ")
+    assert "boats" in names("    let x be all ")
+    assert {"boats", "crew", "distance", "moored", "sunk"} <= names("    let y be b's ")

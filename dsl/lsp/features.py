@@ -236,8 +236,16 @@ def completions(project: Project, path: str, line: int, column: int) -> list[T.C
         return [s for ss in glob.values() for s in ss if s.kind in kinds]
 
     per_player = [s for s in of("zone") if "per player" in s.detail]
+    # entities (docs/language.md, "entity"): `your ships`, `all ships`, `s's crew`, `create a ship`
+    plurals = [T.CompletionItem(_plural(s), kind=T.CompletionItemKind.Class, detail=f"every {s.name} of a player")
+               for s in of("entity kind")]
+    if last in ("a", "an") and "create" in words:
+        return _items(of("entity kind"))
+    if last == "all":
+        return plurals + [T.CompletionItem("players", kind=T.CompletionItemKind.Keyword)]
     if last in ("'s", "your"):
-        symbols = per_player + of("player attribute")
+        per_entity = [s for s in of("zone") if re.search(r":\s*per\s+(?!player)", s.detail)]
+        return _items(per_player + of("player attribute") + per_entity + of("entity attribute")) + plurals
     elif last == "every":
         symbols = per_player
     elif last == ".":
@@ -265,6 +273,12 @@ def completions(project: Project, path: str, line: int, column: int) -> list[T.C
         items += [T.CompletionItem(k, kind=T.CompletionItemKind.Keyword) for k in sorted(grammar_keywords())]
         return items
     return _items(symbols)
+
+
+def _plural(kind: Symbol) -> str:
+    """An entity kind's plural, read from its declaration's line: `plural allies`, else its name + s."""
+    m = re.search(r"\bplural\s+([A-Za-z_][A-Za-z0-9_]*)", kind.detail)
+    return m.group(1) if m else kind.name + "s"
 
 
 def _items(symbols: list[Symbol]) -> list[T.CompletionItem]:
