@@ -78,10 +78,14 @@ def test_random_games_end_with_every_ship_model_in_its_place(seed: int):
     ships = [c for c, card in enumerate(st.cards) if card["name"] in SHIP_NAMES]
     assert len(ships) == 4 * 28, "every faction has 28 Ship Models"
     where = {st.card_zone[c].partition(":")[0] for c in ships}
-    places = set(game.decls.boards["map"].places)
-    assert not where & {"panel", "wrecks"}, "no ship stays on a Combat Panel or among the wrecks after a battle"
-    assert where <= {"ship_models"} | places, where
-    assert any(st.card_zone[c] != "ship_models" for c in ships), "ships were deployed"
+    assert where <= {"ship_models", "ships"}, f"a ship is in the models or in a Fleet, never left on a Combat Panel or among the wrecks: {where}"
+    assert "ships" in where, "ships were deployed"
+    live = [e for e in st.entities["live"].values() if e["kind"] == "fleet"]
+    spots = [(e["owner"], e["attrs"]["at"]) for e in live]
+    assert len(spots) == len(set(spots)), "a player has at most one Fleet in a System"
+    assert all(at in game.decls.boards["map"].places for _, at in spots)
+    held = {st.card_zone[c] for c in ships if st.card_zone[c].startswith("ships:")}
+    assert len(held) == len(live), "every Fleet holds a ship, and a Fleet with no ship left is gone"
 
 
 SHIP_NAMES = {"Malediction", "Anathema", "Punisher", "Omen", "Maller", "Zealot", "Apocalypse", "Armageddon",
