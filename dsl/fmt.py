@@ -388,7 +388,10 @@ def _blank_before_header(out: list[str]) -> None:
 
 
 def ast_shape(node):
-    """An AST without its positions: what two layouts of one file must share."""
+    """An AST without its positions: what two layouts of one file must share (a position held
+    in a tuple, as a board's hex and grid cells hold theirs, is left out too)."""
+    if isinstance(node, Span):
+        return "span"
     if dataclasses.is_dataclass(node) and not isinstance(node, type):
         return (type(node).__name__,) + tuple(
             ast_shape(getattr(node, f.name)) for f in dataclasses.fields(node)

@@ -336,3 +336,15 @@ def test_any_text_is_formatted_or_refused_with_its_syntax_errors(seed):
         assert err.diagnostics and "E0912" not in {d.code for d in err.diagnostics}
         return
     assert format_text(once) == once and comments(once) == comments(text)
+
+
+def test_a_hex_board_moved_down_by_the_layout_keeps_its_shape():
+    """A board's cells keep their positions in tuples: a layout that moves the board down a
+    line (a blank line added before it) is still the same AST, not E0912."""
+    text = ('game "Hexes":\n    players: 2 to 2\n    summary: "x"\nzone box: shared, hidden\n'
+            'board hive "The hive":\n    hex:\n        | h1 | h2 |\n        | h3 |    |\n')
+    formatted = format_text(text, "hexes.cards")
+    assert formatted.count("\n") > text.count("\n")
+    before, _ = parse_module(Source("hexes.cards", text))
+    after, _ = parse_module(Source("hexes.cards", formatted))
+    assert ast_shape(before) == ast_shape(after)
