@@ -833,7 +833,7 @@ class Typer:
             self.report("E0408", f"the two values of 'if ... then ... else' differ: {show(a)} and {show(b)}",
                         e.other.span, f"give after 'else' {example(a)}, as after 'then'")
             return ANY
-        return b if a in (NONE, ANY) else a
+        return b if a in (NONE, ANY, list_of(ANY)) else a      # `[]` takes the other branch's kind
 
     def _want_list(self, e, sc, what: str):
         t = self.infer(e, sc)

@@ -92,3 +92,54 @@ SHIP_NAMES = {"Malediction", "Anathema", "Punisher", "Omen", "Maller", "Zealot",
               "Crow", "Buzzard", "Merlin", "Caracal", "Moa", "Cerberus", "Raven", "Rokh",
               "Ares", "Helios", "Incursus", "Thorax", "Vexor", "Ishtar", "Megathron", "Dominix",
               "Stiletto", "Cheetah", "Rifter", "Rupture", "Stabber", "Sleipnir", "Tempest", "Typhoon"}
+
+
+# ---------------------------------------------------------------- a general fix found by the module
+
+EMPTY_BRANCH = '''\
+game "Empty Branch":
+    players: 2 to 2
+
+card type Gem:
+    worth: number = 1
+    keeper: player = none
+
+zone box: shared, public
+zone pouch: per player, unordered, public
+
+cards Gem in box:
+    | name   | worth | copies |
+    | "Ruby" | 3     | 2      |
+
+define gems(none_wanted) as (if none_wanted then [] else cards in box)
+define rich(group) as count(group where it's worth > 2)
+define kept(group) as count(group where it's keeper = seat 1)
+define pouched(p) as count(cards in p's pouch)
+define keepers_pouched(group) as sum(pouched(g's keeper) for each g in group)
+
+setup:
+    say "ready"
+
+round "R":
+    say "go"
+
+scenario "An empty list in one branch of if ... then ... else takes the other's kind" with 2 players:
+    expect name of gems(no) = ["Ruby", "Ruby"]
+    expect sum(worth of gems(no) where it's worth > 2) = 6
+    expect gems(yes) is empty
+    expect rich(gems(no)) = 2
+    for each g in cards in box:
+        set g's keeper to seat 1
+    expect kept(gems(no)) = 2
+    expect kept(cards in box) = 2
+    expect keepers_pouched(gems(no)) = 0
+'''
+
+
+def test_an_empty_list_branch_takes_the_other_branchs_kind():
+    """`if c then [] else cards in box` is a list of cards (ships_at in the module needed it):
+    the cards' fields are read, and names printed, as for any list of cards."""
+    from cardsmith.dsl.loader import load_text
+    game = load_text(EMPTY_BRANCH, path="empty_branch.cards")
+    result = run_scenario(game, "An empty list in one branch of if ... then ... else takes the other's kind")
+    assert result.ok and result.failures == [], result.failures
