@@ -403,3 +403,16 @@ def test_the_editor_completes_kinds_plurals_and_what_an_entity_has():
     assert "boat" in names("    create a ")
     assert "boats" in names("    let x be all ")
     assert {"boats", "crew", "distance", "moored", "sunk"} <= names("    let y be b's ")
+
+
+def test_every_card_aboard_a_players_ships_is_one_collection():
+    game = load_text(HEAD + SHIP + """player has:
+    n: number = 0
+setup:
+    create a ship for seat 1 as s
+    create a ship for seat 1 as t
+    move top 2 cards of pool to s's crew
+    move top card of pool to t's crew
+    set seat 1's n to count(cards in (x's crew for each x in seat 1's ships))
+""")
+    assert Engine(game, 2, 0).view(0)["players"][0]["n"] == 3
