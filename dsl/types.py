@@ -563,7 +563,7 @@ class Typer:
 
     def _want_zone(self, e, sc):
         t = self.infer(e, sc)
-        if t not in (ZONE, ANY) and t != list_of(ZONE):
+        if t not in (ZONE, ANY) and t not in (list_of(ZONE), list_of(ANY)):   # a define's parameter is ANY until called
             self.report("E0403", f"expected a zone here, but this is {show(t)}", e.span,
                         "a zone is e.g. p's deck, your discard, or a shared zone's name")
 

@@ -143,3 +143,48 @@ def test_an_empty_list_branch_takes_the_other_branchs_kind():
     game = load_text(EMPTY_BRANCH, path="empty_branch.cards")
     result = run_scenario(game, "An empty list in one branch of if ... then ... else takes the other's kind")
     assert result.ok and result.failures == [], result.failures
+
+
+CREWS = '''\
+game "Crews":
+    players: 2 to 2
+
+entity boat "Boat": per player, at most 3
+    has:
+        n: number = 0
+
+zone hold: per boat, unordered, public
+zone box: shared, public
+
+card type Crate:
+    v: number = 1
+
+cards Crate in box:
+    | name   | copies |
+    | "Tea"  | 3      |
+
+define cargo(p) as cards in (b's hold for each b in p's boats)
+
+setup:
+    say "ready"
+
+round "R":
+    say "go"
+
+scenario "The cards in the zones of a player's entities" with 2 players:
+    create a boat for seat 1 as b1
+    create a boat for seat 1 as b2
+    move top card of box to b1's hold
+    move top card of box to b2's hold
+    expect name of cargo(seat 1) = ["Tea", "Tea"]
+    expect cargo(seat 2) = []
+'''
+
+
+def test_cards_in_the_zones_of_each_entity_as_the_hint_of_E0205_says():
+    """`cards in (b's hold for each b in p's boats)` (E0205's hint for `every hold`) checks in a
+    define, whose parameter has no kind until it is called, and holds every card aboard."""
+    from cardsmith.dsl.loader import load_text
+    game = load_text(CREWS, path="crews.cards")
+    result = run_scenario(game, "The cards in the zones of a player's entities")
+    assert result.ok and result.failures == [], result.failures
