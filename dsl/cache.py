@@ -11,13 +11,21 @@ Clear it with `cardsmith cache --clear` (or delete the folder); set `CARDSMITH_C
 to run without one. The folder is made private to its user (mode 0700), and one that is not
 the user's own, or that others may write to, is not used: what is in it is loaded as code
 (Lark keeps its tables as a pickle), so only its owner may put anything there.
+
+It also keeps the compiled methods of cardsmith's own dataclasses (`fast_dataclasses`): the
+standard library writes each dataclass's `__init__`, `__eq__`, `__repr__`, ... as Python source
+and compiles it every time the module is imported, about 1 ms a class, and the AST alone has
+160 classes. The code objects are kept by their source (marshal, as Python's __pycache__ keeps
+bytecode), only for classes of modules named cardsmith.*: source written by the standard
+library from cardsmith's own class definitions, never from a game file.
 """
 from __future__ import annotations
 
+import builtins
 import hashlib
 import os
-import shutil
 import stat
+import sys
 from pathlib import Path
 
 OFF = "off"
@@ -57,6 +65,13 @@ def entry(kind: str, *parts: str) -> Path | None:
 
 def clear() -> tuple[Path | None, int]:
     """Remove every entry; return the folder and how many entries were removed."""
+    import shutil
+
+    import dataclasses
+
+    methods = dataclasses.__dict__.get("exec")
+    if isinstance(methods, _Methods):       # this process does not write them back at its exit
+        methods.path = None
     folder = cache_dir(create=False)
     if folder is None:
         return None, 0
@@ -68,3 +83,239 @@ def clear() -> tuple[Path | None, int]:
             child.unlink(missing_ok=True)
         removed += 1
     return folder, removed
+
+
+def write(path: Path, data: bytes) -> bool:
+    """Write an entry whole or not at all (a reader never sees half of one): a temporary file
+    in the folder, then renamed over the entry."""
+    import tempfile
+
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------- dataclass methods
+
+_MAX_METHODS = 20_000          # entries kept in one file (old ones go when cardsmith's classes change)
+
+
+class _Methods:
+    """Stands in for `exec` inside the dataclasses module: the source it is given for a method of
+    a cardsmith.* class is compiled once and then looked up; anything else is passed on."""
+
+    def __init__(self, path: Path | None, known: dict):
+        self.path = path
+        self.known = known          # source -> code, from the file
+        self.used: dict = {}        # source -> code, asked for in this process
+        self.missed = 0
+
+    def __call__(self, source, globals=None, locals=None):
+        if source.__class__ is str and globals is not None and \
+                str(globals.get("__name__", "")).startswith("cardsmith."):
+            code = self.known.get(source)
+            if code is None:
+                code = compile(source, "<string>", "exec")      # what exec(source) does first
+                self.missed += 1
+            self.used[source] = code
+            source = code
+        return builtins.exec(source, globals, locals)
+
+    def save(self) -> None:
+        if not self.missed or self.path is None:
+            return
+        import marshal
+
+        kept = dict(self.known) if len(self.known) + len(self.used) <= _MAX_METHODS else {}
+        kept.update(self.used)
+        write(self.path, marshal.dumps(kept))
+
+
+def fast_dataclasses() -> None:
+    """Make the dataclasses of cardsmith's modules imported from now on load their compiled
+    methods from the cache folder (written at exit when some were new). Call it before those
+    modules are imported (the `cardsmith` command does, first thing); without a cache folder it
+    does nothing."""
+    import dataclasses
+
+    if isinstance(dataclasses.__dict__.get("exec"), _Methods):
+        return
+    path = entry("dataclasses", sys.version, "marshal", str(_marshal_version()))
+    if path is None:
+        return
+    known: dict = {}
+    try:
+        import marshal
+
+        with open(path, "rb") as fh:
+            loaded = marshal.loads(fh.read())
+        if isinstance(loaded, dict):
+            known = {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, type(fast_dataclasses.__code__))}
+    except (OSError, ValueError, EOFError, TypeError):
+        known = {}
+    methods = _Methods(path, known)
+    dataclasses.exec = methods          # a module global shadows the builtin inside dataclasses
+    import atexit
+
+    atexit.register(methods.save)
+
+
+def _marshal_version() -> int:
+    import marshal
+
+    return marshal.version
+
+
+# ---------------------------------------------------------------- parsed files
+
+# What a file's AST is made by besides its text: a change to any of these is a new entry.
+_FRONT_END = ("ast.py", "transformer.py", "parser.py", "syntax_errors.py", "bounds.py", "source.py")
+_AST_FORMAT = "1"
+_fingerprint: list = []        # the front end's hash, computed once per process
+
+
+def _front_end() -> str:
+    if not _fingerprint:
+        import importlib.resources
+
+        digest = hashlib.sha256(_AST_FORMAT.encode())
+        here = Path(__file__).parent
+        for name in _FRONT_END:
+            digest.update(name.encode() + b"\0" + (here / name).read_bytes())
+        grammar = importlib.resources.files("cardsmith.grammar") / "cardsmith.lark"
+        digest.update(b"grammar\0" + grammar.read_bytes())
+        digest.update(sys.version.encode())
+        _fingerprint.append(digest.hexdigest())
+    return _fingerprint[0]
+
+
+def _ast_entry(source) -> Path | None:
+    try:
+        return entry("ast", _front_end(), source.path, source.text)
+    except (OSError, ValueError):       # a front-end file unreadable: no cache
+        return None
+
+
+def load_module(source):
+    """The AST (dsl/ast.py `Module`) of `source` as parsed before, or None: kept as plain data
+    (JSON: class names, fields, spans), never as a pickle, so reading an entry builds AST nodes
+    and nothing else. Keyed by the file's path and text, the grammar, the front end's code and
+    Python's version; only a file that parsed without a single diagnostic is kept."""
+    path = _ast_entry(source)
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return None
+    try:
+        import json
+
+        stored = json.loads(data)
+        if not (isinstance(stored, dict) and stored.get("path") == source.path):
+            return None
+        return _Decoder(source.path).node(stored["module"])
+    except Exception:           # a damaged or foreign entry is a miss: the file is parsed again
+        return None
+
+
+def save_module(source, module) -> None:
+    """Keep the AST of `source` (see load_module); nothing when there is no cache folder."""
+    path = _ast_entry(source)
+    if path is None:
+        return
+    import json
+
+    try:
+        encoded = _encode(module, source.path)
+    except (_NotPlain, RecursionError):
+        return
+    write(path, json.dumps({"path": source.path, "module": encoded}, separators=(",", ":")).encode("utf-8"))
+
+
+class _NotPlain(Exception):
+    pass
+
+
+def _encode(v, path: str):
+    """A value of the AST as JSON data: a node ["N", class, fields...], a span ["S", line,
+    column, end line, end column] (["P", path, ...] in another file), a tuple ["T", items...]."""
+    cls = v.__class__
+    if v is None or cls is str or cls is int or cls is bool or cls is float:
+        return v
+    if cls is tuple:
+        return ["T", *[_encode(x, path) for x in v]]
+    from .source import Span
+
+    if cls is Span:
+        if v.path == path:
+            return ["S", v.line, v.column, v.end_line, v.end_column]
+        return ["P", v.path, v.line, v.column, v.end_line, v.end_column]
+    fields = _ast_classes().get(cls.__name__)
+    if fields is None or fields[0] is not cls:
+        raise _NotPlain(cls.__name__)
+    return ["N", cls.__name__, *[_encode(getattr(v, name), path) for name in fields[1]]]
+
+
+_classes: dict = {}
+
+
+def _ast_classes() -> dict:
+    """class name → (class, its fields' names) for the dataclasses of dsl/ast.py: the only
+    classes an entry can name."""
+    if not _classes:
+        import dataclasses
+
+        from . import ast as A
+
+        for name, cls in vars(A).items():
+            if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == A.__name__:
+                _classes[name] = (cls, tuple(f.name for f in dataclasses.fields(cls)))
+    return _classes
+
+
+class _Decoder:
+    def __init__(self, path: str):
+        from .source import Span
+
+        self.path = path
+        self.span = Span
+        self.classes = _ast_classes()
+        self.spans: dict = {}
+
+    def node(self, v):
+        if v.__class__ is not list:
+            if v is None or v.__class__ in (str, int, bool, float):
+                return v
+            raise ValueError("not AST data")
+        tag = v[0]
+        if tag == "N":
+            cls, names = self.classes[v[1]]
+            if len(v) != len(names) + 2:
+                raise ValueError(f"{v[1]}: {len(v) - 2} fields, not {len(names)}")
+            obj = object.__new__(cls)
+            for name, x in zip(names, v[2:]):
+                object.__setattr__(obj, name, self.node(x))      # as the frozen class's __init__ does
+            return obj
+        if tag == "T":
+            return tuple([self.node(x) for x in v[1:]])
+        if tag == "S" or tag == "P":
+            key = tuple(v)
+            span = self.spans.get(key)
+            if span is None:
+                path, at = (self.path, v[1:]) if tag == "S" else (v[1], v[2:])
+                if len(at) != 4 or not all(x.__class__ is int for x in at) or path.__class__ is not str:
+                    raise ValueError("not a span")
+                span = self.spans[key] = self.span(path, *at)
+            return span
+        raise ValueError(f"not AST data: {tag!r}")

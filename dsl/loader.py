@@ -20,15 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import ast as A
+from . import cache
 from .bounds import MAX_FILE_BYTES, MAX_INCLUDE_DEPTH, MAX_INCLUDED_FILES, MAX_TOTAL_BYTES
 from .checks import bodies, cards, declarations
 from .decks import deck_rules
 from .diagnostics import CardsmithError, Diagnostic, DiagnosticSink
 from .model import Game
 from .nesting import deepest_span
-from .parser import parse
 from .source import Source, Span, normalise_line_ends
-from .transformer import to_ast
 
 RULES_SUFFIX = ".cards"
 
@@ -99,11 +98,24 @@ def _read(path: str, sink: DiagnosticSink, at: Span | None, shown: str | None = 
 
 
 def _module(source: Source, sink: DiagnosticSink) -> A.Module | None:
+    """The AST of one file: from the cache folder when this text was parsed before without a
+    diagnostic (dsl/cache.py: plain data, keyed by the text, the grammar and the front end's
+    code), else parsed (Lark, imported only then) and kept there."""
+    module = cache.load_module(source)
+    if module is not None:
+        return module
+    from .parser import parse
+    from .transformer import to_ast
+
     tree, diags = parse(source)
     sink.items.extend(diags)
     if tree is None:
         return None
-    return to_ast(tree, source.path, source.text, sink.items)
+    before = len(sink.items)
+    module = to_ast(tree, source.path, source.text, sink.items)
+    if module is not None and not diags and len(sink.items) == before:
+        cache.save_module(source, module)
+    return module
 
 
 @dataclass

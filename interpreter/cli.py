@@ -31,8 +31,12 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from cardsmith.dsl.diagnostics import CardsmithError
-from .memory import memory_bound
+from cardsmith.dsl import cache as _cache
+
+_cache.fast_dataclasses()       # first: the dataclasses' compiled methods from the cache folder
+
+from cardsmith.dsl.diagnostics import CardsmithError  # noqa: E402
+from .memory import memory_bound  # noqa: E402
 
 EXIT_OK, EXIT_ERRORS, EXIT_ABORTED, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 DEMO_FILE = Path("games") / "space_war_in_space.cards"
@@ -241,7 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
     deck_build.add_argument("--seat", type=_positive, default=1, help="the seat it is built for, as "
                             "play and simulate build it (default 1)")
     deck_build.set_defaults(run=cmd_deck_build)
-    cache = commands.add_parser("cache", help="where cardsmith keeps what it builds once (the parser's tables)")
+    cache = commands.add_parser("cache", help="where cardsmith keeps what it builds once (the parser's tables, "
+                                "each file's parse, compiled methods)")
     cache.add_argument("--clear", action="store_true", help="remove everything in it")
     cache.set_defaults(run=cmd_cache)
     return parser
@@ -487,9 +492,8 @@ class _EventPrinter:
         if log is None:
             return
         events = log.events
-        if self.log_file is not None:
-            for event in events[self.seen:]:
-                self.log_file.write(json.dumps(event, sort_keys=True, ensure_ascii=False) + "\n")
+        if self.log_file is not None:       # one JSON object a line, sorted keys (EventLog.to_jsonl)
+            self.log_file.write(log.to_jsonl(self.seen))
             self.log_file.flush()
         if not self.quiet:
             shown = events[self.seen:] if self.viewer is None else log.seen_by(self.viewer, self.seen)
