@@ -233,7 +233,8 @@ def _space(prev: Tok, tok: Tok, before_prev: Tok | None, had_space: bool) -> str
     if b in ("(", "["):
         return " " if had_space or prev.kind not in ("name", "op", "punct") or a == "," else ""
     if a == "-" and _is_unary_minus(before_prev):
-        return ""
+        # after a word of the language that is also a name (`left`), a spaced '-' is a minus
+        return " " if had_space and before_prev is not None and before_prev.kind == "name" else ""
     return " "
 
 

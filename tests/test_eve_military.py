@@ -188,3 +188,12 @@ def test_cards_in_the_zones_of_each_entity_as_the_hint_of_E0205_says():
     game = load_text(CREWS, path="crews.cards")
     result = run_scenario(game, "The cards in the zones of a player's entities")
     assert result.ok and result.failures == [], result.failures
+
+
+def test_fmt_keeps_a_minus_after_a_word_of_the_language_used_as_a_name():
+    """`left` is a word of the language and a fine name for what is left of a Speed (the module's
+    route first had it): `left - x` stays a subtraction, `to -1` a negative number."""
+    from cardsmith.dsl.fmt import format_text
+    text = 'game "T":\n    players: 2 to 2\n\nprocedure f(left, rest):\n    let a be left - rest\n    let b be -1\n    set b to left - 2\n'
+    assert format_text(text) == text
+    assert format_text(text.replace("left - rest", "left  -  rest")) == text
