@@ -575,10 +575,8 @@ class Typer:
         zd = self.d.zones.get(e.name)
         if zd is None:
             self.report("E0207", f"unknown zone '{e.name}'", e.span, suggest(e.name, self.d.zones))
-        elif zd.per_entity is not None:
-            self.report("E0205", f"'{e.name}' is a zone per {zd.per_entity}: 'every' needs a zone per player", e.span,
-                        f"name each: s's {e.name} for each s in all "
-                        f"{self.d.entities[zd.per_entity].plural_name if zd.per_entity in self.d.entities else zd.per_entity + 's'}")
+        elif zd.per_entity is not None:     # `every crew`: that zone of every entity in play, oldest first
+            pass
         elif not zd.per_player:
             self.report("E0205", f"'{e.name}' is a shared zone: 'every' needs a zone per player", e.span,
                         f"write just '{e.name}'")

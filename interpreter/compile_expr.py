@@ -455,6 +455,10 @@ class ExprCompiler:
         return lambda m, env: _entities.in_play(m, item(m, env)) != neg
 
     def x_EveryZone(self, e, sc):
+        zd = self.d.zones.get(e.name)
+        if zd is not None and zd.per_entity is not None:    # that zone of every entity in play (entities.py)
+            name, kind = e.name, zd.per_entity
+            return lambda m, env: [_entities.zone_key(m, x, name, None) for x in _entities.all_of(m, kind)]
         keys = list(self.p.zone_keys[e.name])
         return lambda m, env: keys[: m.n_players]
 

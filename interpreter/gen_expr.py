@@ -429,6 +429,8 @@ class ExprGen:
         return None
 
     def g_EveryZone(self, e, sc, g):
+        if getattr(self.d.zones.get(e.name), "per_entity", None) is not None:
+            return None             # every entity's zone: the closure (compile_expr.x_EveryZone)
         return f"{self.const(list(self.p.zone_keys[e.name]))}[: m.n_players]"
 
     def g_TopCard(self, e, sc, g):

@@ -416,3 +416,21 @@ setup:
     set seat 1's n to count(cards in (x's crew for each x in seat 1's ships))
 """)
     assert Engine(game, 2, 0).view(0)["players"][0]["n"] == 3
+
+
+def test_every_crew_is_that_zone_of_every_ship_in_play():
+    game = load_text(HEAD + SHIP + """player has:
+    n: number = 0
+    zones: number = 0
+setup:
+    create a ship for seat 1 as s
+    create a ship for seat 2 as t
+    create a ship for seat 2 as u
+    move top 2 cards of pool to s's crew
+    move top card of pool to u's crew
+    destroy t
+    set seat 1's n to count(cards in every crew)
+    set seat 1's zones to count(every crew)
+""")
+    assert {k: v for k, v in Engine(game, 2, 0).view(0)["players"][0].items() if k in ("n", "zones")} == \
+        {"n": 3, "zones": 2}

@@ -491,6 +491,10 @@ def describe_CardsIn(e: A.CardsIn, ctx: Ctx) -> str:
 
 @describer
 def describe_EveryZone(e: A.EveryZone, ctx: Ctx) -> str:
+    zd = ctx.decls.zones.get(e.name)
+    if zd is not None and zd.per_entity is not None:       # a zone per an entity: every one in play
+        from .english_entities import kind_word
+        return f"every {kind_word(ctx.decls, zd.per_entity)}'s {ctx.zone(e.name)}"
     return f"every player's {ctx.zone(e.name)}"
 
 
