@@ -291,7 +291,7 @@ def _explain(error, here: "_Text", parse_example, open_brackets, parser) -> Diag
     given = _named_by_let(here, parser, token.line)
     if given is not None:
         return given
-    reserved = _reserved_word(token, here, parser)
+    reserved = _reserved_word(token, here, parser) or _reserved_here(token, here, parser, expected)
     if reserved is not None:
         return reserved
     if token.type == "RPAR":
@@ -339,7 +339,16 @@ _OTHER_NAMES = {"seat": "seat_no", "text": "card_text", "when": "timing", "type"
                 "cost": "price", "turn": "turn_no", "round": "round_no", "step": "step_no",
                 "player": "owner_seat", "card": "the_card", "cards": "pile", "order": "rank",
                 "time": "moment", "action": "act", "top": "upper", "bottom": "lower",
-                "first": "leader", "all": "every_one", "the": "that"}
+                "first": "leader", "all": "every_one", "the": "that",
+                # words a designer reaches for as a resource, a counter or a pile
+                "orders": "commands", "rounds": "rounds_played", "others": "the_rest",
+                "items": "goods", "item": "good", "groups": "teams", "group": "team", "pool": "reserve",
+                "dice": "rolled", "left": "remaining", "right": "right_side", "end": "finish",
+                "path": "route", "links": "routes", "value": "worth", "values": "worths", "score": "points",
+                "number": "amount", "numbers": "amounts", "counts": "tally", "moment": "instant",
+                "place": "spot", "places": "spots", "position": "spot", "win": "victory", "wins": "victories",
+                "target": "aim", "stack": "heap", "face": "side", "back": "reverse", "best": "finest",
+                "list": "lineup", "seats": "chairs", "once": "once_used", "window": "chance"}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -386,6 +395,38 @@ def _reserved_word(token: Token, here: "_Text", parser) -> Diagnostic | None:
     other = _OTHER_NAMES.get(word, f"{word}_no")
     return _diagnostic(PROBLEMS["E0021"], here.span(token.line, start + 1, start + 1 + len(word)),
                        found=f"'{word}'", expected=f"'{other}'")
+
+
+def _reserved_here(token: Token, here: "_Text", parser, expected: set) -> Diagnostic | None:
+    """E0021 when the failing token is itself a word of the language where a name is expected:
+    `cost: pay 1 orders` for an attribute named `orders` (a name the grammar takes elsewhere, as
+    `player has: orders: number`, but reads as its word here). The test is the parser's, as in
+    `_reserved_word`: renamed, the declaration parses past it."""
+    word = str(token)
+    if parser is None or "NAME" not in expected or token.type == "NAME" or word not in _words_of(parser):
+        return None
+    line = here.line(token.line)
+    start = token.column - 1
+    if line[start:start + len(word)] != word:
+        return None
+    first = token.line
+    while first > 1 and not re.match(r"[A-Za-z_]", here.line(first)):
+        first -= 1
+    renamed = line[:start] + "_" + word[1:] + line[start + len(word):]
+    text = "\n" * (first - 1) + "\n".join(here.lines[first - 1:token.line - 1] + [renamed]) + "\n"
+    try:
+        parser.parse(text)
+    except UnexpectedInput as failure:
+        at = (getattr(failure, "line", 0), getattr(failure, "column", 0))
+        end = getattr(getattr(failure, "token", None), "type", None) in ("$END", "_DEDENT")
+        if not end and not isinstance(failure, UnexpectedEOF) and at <= (token.line, token.column):
+            return None
+    except (IndentationProblem, LarkError):
+        return None
+    other = _OTHER_NAMES.get(word, f"{word}_no")
+    return _diagnostic(PROBLEMS["E0021"], here.span(token.line, token.column, token.column + len(word)),
+                       found=f"'{word}'", expected=f"'{other}'",
+                       hint=f"choose another name, such as '{other}', here and where '{word}' is declared")
 
 
 # `let top be ...`, `for each top in ...`, `p chooses top from ...`: where a rule gives a value a name

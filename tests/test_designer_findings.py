@@ -190,3 +190,51 @@ scenario "A card for a colour" with 2 players:
 ''')
     failure = run_scenario(game, "A card for a colour").failures[0]
     assert failure.endswith('give one of the options by its name, e.g. give seat 1 the choice "red"')
+
+
+# ---------------------------------------------------------------- 4. a word of the language as a name
+
+ORDERS = """game "Orders":
+    players: 2
+
+player has:
+    orders: number = 3, at least 0
+
+zone box: shared, public
+
+card type Unit:
+    kind: text
+    action "March" in your turn, {when}:
+        add 1 to your orders
+
+cards Unit in box:
+    | name    | kind   |
+    | "Scout" | "fast" |
+"""
+
+
+def _first_error(text: str, path: str = "game.cards"):
+    from cardsmith.dsl.diagnostics import CardsmithError
+    from cardsmith.dsl.render import render_diagnostic
+    with pytest.raises(CardsmithError) as err:
+        load_text(text, path)
+    d = err.value.diagnostics[0]
+    return d, render_diagnostic(d, {path: text})
+
+
+def test_a_word_of_the_language_where_a_name_is_expected_is_said_so_with_another_name():
+    text = ORDERS.format(when="cost: pay 1 orders")
+    d, shown = _first_error(text)
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if "pay 1 orders" in t)
+    column = text.splitlines()[line - 1].index("orders") + 1
+    assert d.code == "E0021" and (d.span.line, d.span.column) == (line, column)
+    assert d.message == "'orders' is a word of the language, so it can't be used as a name here"
+    assert d.hint == "choose another name, such as 'commands', here and where 'orders' is declared"
+    source, carets = shown.splitlines()[1:3]
+    assert source.endswith("cost: pay 1 orders:")
+    assert carets.index("^") == source.index("orders") and carets.rstrip().endswith("| " + " " * (
+        source.index("orders") - source.index("|") - 2) + "^" * 6)
+
+
+def test_the_same_word_as_a_plain_name_elsewhere_is_still_fine():
+    load_text(ORDERS.format(when="if your orders > 0"), "game.cards")
