@@ -294,6 +294,9 @@ def _explain(error, here: "_Text", parse_example, open_brackets, parser) -> Diag
     reserved = _reserved_word(token, here, parser) or _reserved_here(token, here, parser, expected)
     if reserved is not None:
         return reserved
+    bound = _range_bound(token, here, parser)
+    if bound is not None:
+        return bound
     if token.type == "RPAR":
         empty = _empty_brackets(token, here)
         if empty is not None:
@@ -427,6 +430,71 @@ def _reserved_here(token: Token, here: "_Text", parser, expected: set) -> Diagno
     return _diagnostic(PROBLEMS["E0021"], here.span(token.line, token.column, token.column + len(word)),
                        found=f"'{word}'", expected=f"'{other}'",
                        hint=f"choose another name, such as '{other}', here and where '{word}' is declared")
+
+
+# `numbers from 0 to p's supply`, `random number from 1 to your dice`: a bound of a range is one number,
+# name or bracketed expression (grammar: `"numbers" "from" atom "to" atom`)
+_RANGE = re.compile(r"\b(?:numbers|random\s+number)\s+from\s+")
+
+
+def _range_bound(token: Token, here: "_Text", parser) -> Diagnostic | None:
+    """E0019 that says to bracket a bound of `numbers from a to b` (or `random number from a to b`)
+    when the parser fails inside it: `numbers from 0 to p's supply` fails at the `'s`. The test is
+    the parser's: with the bound in brackets, the declaration parses past it."""
+    if parser is None:
+        return None
+    line = here.line(token.line)
+    at = token.column - 1
+    starts = [m for m in _RANGE.finditer(_code_only(line)) if m.end() <= at]
+    if not starts:
+        return None
+    opening = starts[-1]
+    head = opening.group(0).split()[0]
+    rest = line[opening.end():]
+    # the two bounds: up to " to ", then up to what ends the expression (a comma, a colon, the end)
+    low_text, sep, _ = rest.partition(" to ")
+    low_at = opening.end()
+    high_at = low_at + len(low_text) + len(sep)
+    which, start = ("to", high_at) if sep and at >= high_at else ("from", low_at)
+    if which == "from" and sep and at >= low_at + len(low_text):
+        return None             # the failure is at `to` itself: not a bound
+    end, depth = start, 0
+    while end < len(line):
+        ch = line[end]
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and (ch in ",:#" or (which == "from" and line.startswith(" to ", end))):
+            break
+        end += 1
+    bound = line[start:end].rstrip()
+    if not bound or at >= start + len(bound) or bound.startswith("(") or " " not in bound and "'" not in bound \
+            and "." not in bound:
+        return None
+    bracketed = line[:start] + f"({bound})" + line[start + len(bound):]
+    first_line = token.line
+    while first_line > 1 and not re.match(r"[A-Za-z_]", here.line(first_line)):
+        first_line -= 1
+    text = "\n" * (first_line - 1) + "\n".join(here.lines[first_line - 1:token.line - 1] + [bracketed]) + "\n"
+    try:
+        parser.parse(text)
+    except UnexpectedInput as failure:
+        failed = (getattr(failure, "line", 0), getattr(failure, "column", 0))
+        end = getattr(getattr(failure, "token", None), "type", None) in ("$END", "_DEDENT")
+        if not end and not isinstance(failure, UnexpectedEOF) and failed <= (token.line, start + len(bound) + 2):
+            return None
+    except (IndentationProblem, LarkError):
+        return None
+    first = f"({bound})" if which == "from" else low_text.strip()
+    second = f"({bound})" if which == "to" else line[high_at:].split(",")[0].split(":")[0].strip() if sep else "..."
+    word = "random number" if head == "random" else "numbers"
+    return _diagnostic(PROBLEMS["E0019"], here.span(token.line, start + 1, start + 1 + len(bound)),
+                       message=f"'{bound}' needs brackets here: each bound of '{word} from ... to ...' is one "
+                               "number or name, or an expression in brackets",
+                       hint=f"write:  {word} from {first} to {second}")
 
 
 # `let top be ...`, `for each top in ...`, `p chooses top from ...`: where a rule gives a value a name

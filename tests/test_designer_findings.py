@@ -238,3 +238,47 @@ def test_a_word_of_the_language_where_a_name_is_expected_is_said_so_with_another
 
 def test_the_same_word_as_a_plain_name_elsewhere_is_still_fine():
     load_text(ORDERS.format(when="if your orders > 0"), "game.cards")
+
+
+# ---------------------------------------------------------------- 5. a bound of `numbers from a to b`
+
+RANGE = """game "Bids":
+    players: 2
+
+player has:
+    supply: number = 3
+    bid: number = 0
+
+setup:
+    for each p in players:
+        p chooses n from {range}, prompt "Bid"
+        set p's bid to n
+"""
+
+
+@pytest.mark.parametrize("written, bound, fixed", [
+    ("numbers from 0 to p's supply", "p's supply", "numbers from 0 to (p's supply)"),
+    ("numbers from p's bid to 9", "p's bid", "numbers from (p's bid) to 9"),
+    ("random number from 1 to p.supply", "p.supply", "random number from 1 to (p.supply)"),
+])
+def test_a_bound_that_needs_brackets_says_so_and_shows_them(written, bound, fixed):
+    text = RANGE.format(range=written)
+    d, shown = _first_error(text)
+    line = text.splitlines()[9]
+    assert d.code == "E0019" and (d.span.line, d.span.column) == (10, line.index(bound) + 1)
+    assert d.span.end_column - d.span.column == len(bound)
+    assert d.message.startswith(f"'{bound}' needs brackets here")
+    assert d.hint == f"write:  {fixed}"
+    assert shown.splitlines()[2].rstrip().endswith("^" * len(bound))
+    if written.startswith("numbers"):          # and the line the hint writes is right
+        load_text(RANGE.format(range=fixed), "fixed.cards")
+
+
+def test_your_in_a_bound_needs_brackets_too():
+    d, _ = _first_error(RANGE.format(range="numbers from 0 to your supply"))
+    assert d.code == "E0019" and d.hint == "write:  numbers from 0 to (your supply)"
+
+
+def test_a_mistake_after_a_plain_bound_is_not_blamed_on_brackets():
+    d, _ = _first_error(RANGE.replace(', prompt "Bid"', ' prompt "Bid"').format(range="numbers from 0 to 3"))
+    assert d.code == "E0019" and "brackets" not in d.message and "'prompt'" in d.message
