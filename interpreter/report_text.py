@@ -27,10 +27,30 @@ def _num(value, digits: int = 2) -> str:
     return f"{value:,.{digits}f}" if isinstance(value, float) or digits else f"{value:g}"
 
 
+def shared_wins_note(stats: dict) -> str | None:
+    """When some games had more than one winner (`players win`, a tie the game lets all win):
+    each winner counts the win, so the Wins of the seats (and of a group's values) add up to more
+    than the games won and their win rates to more than 100%. None when every win had one winner."""
+    seats = stats.get("seats") or []
+    wins = sum(seat.get("wins", 0) for seat in seats)
+    won = stats.get("finished", stats.get("games", 0)) - (stats.get("draws") or {}).get("count", 0)
+    if wins <= won or won <= 0:
+        return None
+    return (f"Shared wins: the {won} games that had a winner gave {wins} wins, as every winner of a shared "
+            "victory counts it; so the Wins columns add up to more than the games, and the win rates to "
+            "more than 100%.")
+
+
 def render_groups(stats: dict, console) -> None:
-    """Win rates by each group (declared, else the enum attributes of the players)."""
+    """Win rates by each group (declared, else the enum attributes of the players). Printed below
+    the seats' table, it first says when wins were shared (`shared_wins_note`): that note is the
+    seats' table's footnote as much as the groups'."""
     from rich.markup import escape
     from rich.table import Table
+
+    note = shared_wins_note(stats)
+    if note:
+        console.print(escape(note))
 
     groups = stats.get("groups")
     if groups is None:          # a summary from before the report (stats.summarize_games alone)

@@ -86,6 +86,14 @@ def rate(successes: int, trials: int) -> dict:
     }
 
 
+def grouping_label(value) -> str:
+    """A grouping value as the designer writes it: an enum member by its name, a list of them in
+    brackets (`[sun, moon]`), never Python's `['sun', 'moon']`."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(grouping_label(v) for v in value) + "]"
+    return str(value)
+
+
 def summarize_games(records: Sequence[dict], players: int) -> dict:
     """The statistics of a simulation from one record per game.
 
@@ -112,7 +120,7 @@ def summarize_games(records: Sequence[dict], players: int) -> dict:
                 seat_wins[seat] += 1
         for seat, attributes in sorted(record.get("groupings", {}).items()):
             for attribute, value in sorted(attributes.items()):
-                tally = held.setdefault(attribute, {}).setdefault(str(value), [0, 0])
+                tally = held.setdefault(attribute, {}).setdefault(grouping_label(value), [0, 0])
                 tally[0] += 1
                 tally[1] += int(seat) in winners
 

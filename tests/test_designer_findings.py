@@ -282,3 +282,41 @@ def test_your_in_a_bound_needs_brackets_too():
 def test_a_mistake_after_a_plain_bound_is_not_blamed_on_brackets():
     d, _ = _first_error(RANGE.replace(', prompt "Bid"', ' prompt "Bid"').format(range="numbers from 0 to 3"))
     assert d.code == "E0019" and "brackets" not in d.message and "'prompt'" in d.message
+
+
+# ---------------------------------------------------------------- 6. the simulation's text report
+
+def _printed(fn, stats) -> str:
+    import io
+
+    from rich.console import Console
+    out = io.StringIO()
+    fn(stats, Console(file=out, width=200, color_system=None))
+    return out.getvalue()
+
+
+def test_a_grouping_by_a_list_is_named_as_the_file_writes_it():
+    from cardsmith.interpreter.stats import summarize_games
+    records = [{"seed": s, "status": "finished", "winners": [s % 2], "draw": False, "rounds": 1, "steps": 1,
+                "groupings": {0: {"sides": ["sun", "moon"]}, 1: {"sides": []}}} for s in range(4)]
+    stats = summarize_games(records, 2)
+    assert set(stats["groupings"]["sides"]) == {"[sun, moon]", "[]"}
+    from cardsmith.interpreter.report_text import render_groups
+    shown = _printed(render_groups, stats)
+    assert "[sun, moon]" in shown and "['sun'" not in shown
+
+
+def test_shared_wins_are_said_under_the_wins():
+    from cardsmith.interpreter.report_text import render_groups, shared_wins_note
+    from cardsmith.interpreter.stats import summarize_games
+    shared = [{"seed": s, "status": "finished", "winners": [0, 1] if s < 3 else [0], "draw": False,
+               "rounds": 1, "steps": 1} for s in range(4)]
+    stats = summarize_games(shared, 2)
+    assert sum(seat["wins"] for seat in stats["seats"]) == 7
+    note = shared_wins_note(stats)
+    assert note is not None and note.startswith("Shared wins: the 4 games that had a winner gave 7 wins")
+    assert note in " ".join(_printed(render_groups, stats).split())
+    alone = [{**r, "winners": [r["seed"] % 2]} for r in shared]
+    assert shared_wins_note(summarize_games(alone, 2)) is None
+    drawn = [{**r, "winners": [], "draw": True} for r in shared]
+    assert shared_wins_note(summarize_games(drawn, 2)) is None
