@@ -126,6 +126,7 @@ def test_display_names_in_the_reference_tables_and_the_glossary(knights_md):
     assert "| is ready to fight | yes or no; starts at no |" in knights_md
     assert "**Barracks of the Realm** (zone)" in knights_md
     assert "Fields: name, rank, Battle Might." in knights_md
+    assert "**ready to fight** (player attribute)" in knights_md      # listed as a reader looks it up
     assert "the total Battle Might of the cards in their field" in knights_md
     assert "| might |" not in knights_md and "**barracks** (zone)" not in knights_md
 

@@ -662,6 +662,19 @@ class BookBuilder:
                           f"value-{slug(name)}") for name, de in self.d.defines.items()]
             s.blocks.append(Block("terms", items=items))
 
+    def field_term(self, name: str) -> str:
+        """A field or attribute as the glossary lists it: by its display name without a leading
+        article, and a flag's without the verb its sentence puts first ("the left column's total" is
+        listed as "left column's total", "a Race Leader" as "Race Leader", "is a shield" as
+        "shield"), as a reader looks it up."""
+        word = field_label(self.d, name)
+        leading = {"a", "an", "the"} | (E.AUXILIARIES if name in E.labels_of(self.d).flags else set())
+        first, _, rest = word.partition(" ")
+        while rest and first.lower() in leading:
+            word = rest
+            first, _, rest = word.partition(" ")
+        return word
+
     def value_word(self, name: str, title: bool = False) -> str:
         """A define's heading, as its sentence says it: `my_units(p)` is "Units" ("A player's units
         is ..."); a yes-or-no value keeps its words ("Is ready")."""
@@ -895,7 +908,7 @@ class BookBuilder:
                                                                                    for f in e.fields]) + "."])
         for owner, fields in (("player attribute", d.player_fields), ("game attribute", d.game_fields)):
             for f in fields.values():
-                add(field_label(d, f.name), owner, [E.clean(" ".join(f.docs)),
+                add(self.field_term(f.name), owner, [E.clean(" ".join(f.docs)),
                                                     E.cap(E.describe_field(f, self.ctx)) + "."])
         for ct in d.card_types.values():
             add(ct.name, "card type", [E.clean(" ".join(ct.docs)),
@@ -903,7 +916,7 @@ class BookBuilder:
                                        + "."])
             for f in ct.fields:
                 if f.docs:
-                    add(field_label(d, f.name), f"field of {ct.name}", [E.clean(" ".join(f.docs))])
+                    add(self.field_term(f.name), f"field of {ct.name}", [E.clean(" ".join(f.docs))])
         for e in d.enums.values():
             add(e.name, "list of values", [", ".join(value_label(d, m) for m in e.members) + "."])
         for kw in d.keywords.values():
