@@ -69,6 +69,17 @@ def test_scenario(name: str | None):
     assert result.log, "a scenario that ran leaves a log"
 
 
+def test_the_game_imports_the_module_and_checks_clean():
+    """The integrated game (C1's) checks with the module inside it: its fleets, ships and the
+    procedures the game calls are the module's."""
+    game = _load(EVE.parent / "eve_war_for_new_eden.cards")
+    assert not isinstance(game, CardsmithError), "\n".join(f"{d.span}: {d.message}" for d in game.diagnostics)
+    assert "fleet" in game.decls.entities
+    assert {"Ship", "Strategy"} <= set(game.decls.card_types)
+    for name in ("move_action", "build_ship", "raid_step", "refresh_fleets", "deploy_starting_ships", "battle"):
+        assert name in game.decls.procedures, name
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_random_games_end_with_every_ship_model_in_its_place(seed: int):
     game = _load(HARNESS)
