@@ -434,3 +434,29 @@ setup:
 """)
     assert {k: v for k, v in Engine(game, 2, 0).view(0)["players"][0].items() if k in ("n", "zones")} == \
         {"n": 3, "zones": 2}
+
+
+CARAVANS = str(GAMES / "caravans.cards")
+
+
+def test_the_rulebooks_pictures_draw_each_entity_in_play_with_the_cards_in_its_zones():
+    import re
+    from cardsmith.dsl.publish import examples as X, layout as L
+    game = load_game(CARAVANS)
+    ex = X.examples(game)
+    assert ex.moments
+    for m in ex.moments:
+        svg = L.table_svg(game.decls, ex.seats, m.table)
+        assert "On each Caravan" not in svg, "a moment of play draws the caravans in play, not the layout"
+        texts = re.findall(r">([^<]*)</text>", svg)
+        in_play = [label for label, kind, _ in m.table[L.ENTITIES]]
+        assert in_play and [t for t in texts if "Caravan" in t] == in_play
+        for label, _, where in m.table[L.ENTITIES]:
+            # the area titled with its name holds its cargo box, which says how many goods it holds
+            held = m.table[f"cargo:{where}"]
+            area = texts[texts.index(label):]
+            assert area[1] == "cargo" and area[2] == f"{len(held)} card{'' if len(held) == 1 else 's'}"
+            assert area[3:3 + len(held)] == [n for n, _ in reversed(held)]
+    assert any(m.table[k] for m in ex.moments for k in m.table if k.startswith("cargo:")), "goods are loaded"
+    # the layout (no moment) still draws one area for every caravan
+    assert "On each Caravan (up to 3 per player)" in L.table_svg(game.decls, ["Each player"], None)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from ..bounds import EXAMPLE_STEPS
 from . import english as E
+from . import layout as L
 from . import words as W
 from .layout import field_label, value_label, zone_label
 
@@ -108,8 +109,14 @@ class Table:
         self.up = [d.zones[c.zone].visibility == "public" for c in game.cards]
         self.zones: dict[str, list[int]] = {}
         for name, z in d.zones.items():
-            for key in ([f"{name}:{s}" for s in range(players)] if z.per_player else [name]):
+            if z.per_entity is not None:        # each slot of each seat, `crew:0/1` (interpreter/entities.py)
+                most = d.entities[z.per_entity].most if z.per_entity in d.entities else 0
+                keys = [f"{name}:{s}/{k}" for s in range(players) for k in range(most)]
+            else:
+                keys = [f"{name}:{s}" for s in range(players)] if z.per_player else [name]
+            for key in keys:
                 self.zones[key] = []
+        self.entities: dict[str, tuple[str, str]] = {}     # label of each in play -> (kind, "seat/slot")
         for c in game.cards:
             self.zones.setdefault(c.zone, []).append(c.id)
         self.public = {key: d.zones[key.partition(":")[0]].visibility == "public" for key in self.zones}
@@ -124,7 +131,11 @@ class Table:
 
     def apply(self, ev: dict) -> None:
         kind = ev.get("event")
-        if kind == "move" and ev.get("to") in self.zones:
+        if kind == "created" and "slot" in ev:
+            self.entities[ev.get("entity")] = (ev.get("kind"), f"{ev.get('player')}/{ev.get('slot')}")
+        elif kind == "destroyed":
+            self.entities.pop(ev.get("entity"), None)
+        elif kind == "move" and ev.get("to") in self.zones:
             bottom = " to the bottom of " in ev.get("text", "")
             face = ev.get("face", "")
             moved = []
@@ -149,7 +160,11 @@ class Table:
                     return
 
     def snapshot(self) -> dict:
-        return {key: [(self.names[c], self.up[c]) for c in cards] for key, cards in self.zones.items()}
+        """Zone key -> [(name, face up)]; under ENTITIES, each entity in play as (label, kind,
+        "seat/slot"), oldest first, for layout.table_svg to draw one area each."""
+        out: dict = {key: [(self.names[c], self.up[c]) for c in cards] for key, cards in self.zones.items()}
+        out[L.ENTITIES] = [(label, kind, where) for label, (kind, where) in self.entities.items()]
+        return out
 
 
 # ---------------------------------------------------------------- telling the events

@@ -8,7 +8,8 @@ grid, not a graph).
 A zone's look says who sees its cards: hidden zones are drawn as a card back (dark), zones
 only their owner sees with a dashed edge, public zones white. With `contents` (zone key ->
 [(card name, face up)], the top card last) each zone shows how many cards it holds and, where
-everyone may see them, the names of its top face-up cards. Every text is escaped: names come
+everyone may see them, the names of its top face-up cards; its key ENTITIES lists the entities in
+play, each drawn as an area of its own with its zones. Every text is escaped: names come
 from the file.
 """
 from __future__ import annotations
@@ -93,6 +94,9 @@ def _zone_box(x: float, y: float, name: str, visibility: str, cards: list | None
     return out
 
 
+ENTITIES = "(entities)"      # in `contents`: the entities in play, [(label, kind, "seat/slot")] (no zone's key)
+
+
 def table_svg(decls, seats: list[str], contents: dict | None = None, caption_players: bool = True) -> str:
     """The table: one area per name in `seats` (a per-player zone key is `zone:seat`), then the
     shared zones. `contents` as the module says, or None for the empty layout."""
@@ -108,9 +112,16 @@ def table_svg(decls, seats: list[str], contents: dict | None = None, caption_pla
     for e in decls.entities.values():       # the zones of each entity of a kind (`zone crew: per ship`)
         from .english_entities import kind_word
         mine = [z for z in decls.zones.values() if z.per_entity == e.name]
-        if mine:
+        if not mine:
+            continue
+        if contents is None:                # the layout: one area for them all
             areas.append((f"On each {kind_word(decls, e.name)} (up to {e.most} per player)",
                           [(zone_label(decls, z.name), z.visibility, f"{z.name}:entity") for z in mine]))
+            continue
+        for label, kind, where in contents.get(ENTITIES, []):     # a moment of a game: each one in play
+            if kind == e.name:
+                areas.append((str(label), [(zone_label(decls, z.name), z.visibility, f"{z.name}:{where}")
+                                           for z in mine]))
     for board in decls.boards.values():     # a board's places, in an area of their own
         areas.append((f"{board.title} (a board)", [(board.labels[p], "public", p) for p in board.places]))
     parts: list[str] = []
