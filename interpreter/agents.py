@@ -265,21 +265,41 @@ def format_view(view: dict) -> list[str]:
         lines.append("Game: " + ", ".join(f"{str(k).replace('_', ' ')} {_inline(v)}"
                                           for k, v in view["game"].items()))
     by_owner: dict[Any, list[dict]] = {}
-    for zone in view["zones"].values():
-        by_owner.setdefault(zone.get("owner"), []).append(zone)
+    for key, zone in view["zones"].items():
+        if "/" not in str(key):         # an entity's zone (`cargo:0/1`) is shown under the entity, below
+            by_owner.setdefault(zone.get("owner"), []).append(zone)
+    entities: dict[Any, list[dict]] = {}
+    for ent in view.get("entities") or []:
+        if isinstance(ent, dict):
+            entities.setdefault(ent.get("owner"), []).append(ent)
     order = [you] + [seat for seat in range(len(players)) if seat != you] + [None]
     for owner in order:
         zones = by_owner.get(owner)
-        if not zones:
-            continue
-        heading = ("Your zones" if owner == you else "Shared zones" if owner is None
-                   else f"{players[owner]['name']}'s zones")
-        lines.append(f"{heading}:")
-        lines.extend(f"  {zone['zone']}: {_zone_contents(zone)}" for zone in zones)
+        if zones:
+            heading = ("Your zones" if owner == you else "Shared zones" if owner is None
+                       else f"{players[owner]['name']}'s zones")
+            lines.append(f"{heading}:")
+            lines.extend(f"  {zone['zone']}: {_zone_contents(zone)}" for zone in zones)
+        for ent in entities.get(owner, []):     # each entity in play: its name, attributes, zones
+            lines.extend(_entity_lines(view, ent, owner == you))
     if view.get("stack"):
         lines.append("The stack (top first):")
         lines.extend(f"  {_stack_item(item)}" for item in view["stack"])
     return lines
+
+
+def _entity_lines(view: dict, ent: dict, yours: bool) -> list[str]:
+    """``Your Caravan 1: town Bazaar, trips 0`` and, indented, each of its zones as the player
+    may see it (the view's `zones` under the zone's own visibility)."""
+    name = ent.get("name") or ent.get("label") or ent.get("kind")
+    title = f"Your {name}" if yours and ent.get("name") else str(ent.get("label") or name)
+    attributes = ", ".join(f"{str(k).replace('_', ' ')} {_inline(v)}" for k, v in (ent.get("attributes") or {}).items())
+    out = [f"{title}: {attributes}" if attributes else f"{title}:"]
+    for zone, key in (ent.get("zones") or {}).items():
+        held = view["zones"].get(key)
+        if held is not None:
+            out.append(f"  {zone}: {_zone_contents(held)}")
+    return out
 
 
 def _stack_item(item: dict) -> str:

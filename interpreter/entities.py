@@ -236,7 +236,8 @@ def assign(m, ref, name: str, value, span) -> bool:
 
 
 def view(m, player) -> list:
-    """Every live entity as a player's view shows it: kind, owner, label, attributes (all public,
+    """Every live entity as a player's view shows it: kind, owner, label ("Ann's Boat 2"), name
+    ("Boat 2"), attributes (all public,
     as players' attributes are) and the keys of its zones (the view's `zones` says what is in them)."""
     d = m.prog.decls
     out = []
@@ -246,6 +247,7 @@ def view(m, player) -> list:
         zones = {z: m.prog.zone_keys[z][rec["owner"] * most + rec["slot"]]
                  for z, zd in d.zones.items() if zd.per_entity == rec["kind"]}
         out.append({"kind": rec["kind"], "id": i, "owner": rec["owner"], "label": label_of_record(m, rec),
+                    "name": f"{_word(m, rec['kind'])} {rec['n']}",
                     "attributes": dict(rec["attrs"]), "zones": zones})
     return out
 

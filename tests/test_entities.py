@@ -229,6 +229,23 @@ def test_the_view_shows_each_players_entities_and_hides_hidden_crews():
     assert theirs["zones"][key]["cards"] == [None] and theirs["zones"][key]["count"] == 1
 
 
+def test_the_terminal_view_names_each_entity_in_play_with_its_attributes_and_zones():
+    from cardsmith.interpreter.agents import format_view
+    text = HEAD + SHIP.replace("zone crew: per ship, unordered, public", "zone crew: per ship, unordered, owner only") \
+        + ("setup:\n    create a ship for seat 1 as s\n    set s's speed to 4\n    move top card of pool to s's crew\n"
+           "    create a ship for seat 2\n")
+    eng = Engine(load_text(text), 2, 0, player_names=["Ann", "Bob"])
+    mine = format_view(eng.view(0))
+    assert "Your Runabout 1: speed 4, home none" in mine
+    assert mine[mine.index("Your Runabout 1: speed 4, home none") + 1] == "  crew: Deckhand"
+    assert "Bob's Runabout 1: speed 1, home none" in mine
+    assert mine[mine.index("Bob's Runabout 1: speed 1, home none") + 1] == "  crew: empty"
+    theirs = format_view(eng.view(1))
+    assert theirs[theirs.index("Ann's Runabout 1: speed 4, home none") + 1] == "  crew: 1 card, hidden"
+    # nothing for the slots no ship is in: one crew line per ship in play, none unnamed
+    assert sum(line.strip().startswith("crew:") for line in mine) == 2, mine
+
+
 def test_a_game_saved_mid_play_goes_on_the_same_after_restore(game):
     for seed in range(4):
         eng, rng = _play(game, seed, stop_after=3)
