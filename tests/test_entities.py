@@ -384,6 +384,44 @@ round "Battle":
     assert eng.view(0)["players"][0]["fired"] == 1
 
 
+def test_options_that_would_read_the_same_say_where_each_card_is():
+    text = HEAD + """entity ship "Runabout": per player, at most 2
+zone crew: per ship, unordered, public
+zone hold: per player, public
+zone pool: shared, hidden
+player has:
+    fired: number = 0
+card type Gun:
+    action "Fire" from crew:
+        add 1 to you's fired
+cards Gun in pool:
+    | name | copies |
+    | Cannon | 4 |
+setup:
+    create a ship for seat 1 as s
+    create a ship for seat 1 as t
+    move top card of pool to s's crew face up
+    move top card of pool to t's crew face up
+    move top card of pool to seat 1's hold face up
+    move top card of pool to seat 1's hold face up
+round "Battle":
+    seat 1 may take actions
+    seat 1 chooses c from cards in every crew, prompt "Which?"
+    say "picked", c
+    seat 1 chooses d from cards in seat 1's hold, prompt "Which?"
+    say "picked", d
+    seat 1 wins
+"""
+    eng = Engine(load_text(text), 2, 0, player_names=["Ann", "Bob"])
+    assert sorted(o for o in eng.pending.options if "Fire" in o) == \
+        ["Cannon (Ann's Runabout 1's crew): Fire", "Cannon (Ann's Runabout 2's crew): Fire"], eng.pending.options
+    eng.decide(next(i for i, o in enumerate(eng.pending.options) if "Fire" not in o))     # done with actions
+    assert sorted(eng.pending.options) == ["Cannon (Ann's Runabout 1's crew)", "Cannon (Ann's Runabout 2's crew)"]
+    eng.decide(0)
+    # two copies in one zone are one choice to a player: no zone added, nothing to tell them apart
+    assert eng.pending.options == ["Cannon", "Cannon"], eng.pending.options
+
+
 # ---------------------------------------------------------------- publishing
 
 def test_the_rulebook_says_the_kind_its_attributes_zones_and_statements(game):
