@@ -98,8 +98,9 @@ class EventLog:
         self._attribute_types: dict[tuple, object] = {}     # (kind, card type, name) → shown as
         self._zone_names: dict = {}            # zone key → its name in words
         self._hidden: dict = {}                # zone key → whether its zone is hidden
-        self._tails: dict = {}                 # (from, to, place, face) → " from A to B face up"
+        self._tails: dict = {}                 # (from, to, place, face) → (" from A to B face up", hidden)
         self._seers: dict = {}                 # (zone key, face up) → who may see a card there
+        self._begins: dict = {}                # (step or phase, name) → its event's data and text
         self.bytes = 0                          # what the log holds so far, as MAX_LOG_BYTES counts it
 
     @property
@@ -326,34 +327,25 @@ class EventLog:
         shown = self.typed(m, v, t)
         return [budget.take(repr(shown) if nested else str(shown))]
 
-    def option_label(self, m, v, kind, budget: _Budget | None = None, player=None, where: bool = False) -> str:
+    def option_label(self, m, v, kind, budget: _Budget | None = None, player=None) -> str:
         """An option's label as `player` (the chooser) reads it: a card they may not see is
-        named by its place ("card 2 of Ann's hand", interpreter/visibility.py). `where`: a card
-        seen, or an action's card, is followed by its zone ("Salt (Ann's Caravan 1's cargo): Sell"),
-        for options that would read the same (`option_labels`)."""
+        named by its place ("card 2 of Ann's hand", interpreter/visibility.py)."""
         if kind.__class__ is not str and kind is not None and is_many(kind):     # an element, or done
-            return "done" if v is None else self.option_label(m, v, kind[1], budget, player, where)
+            return "done" if v is None else self.option_label(m, v, kind[1], budget, player)
         if kind.__class__ is not str and kind is not None and is_menu(kind):     # [i] or [i, element]
             label, inner = kind[1][v[0]]
             if len(v) == 1:
                 return label
-            item = self.option_label(m, v[1], inner, budget, player, where)
+            item = self.option_label(m, v[1], inner, budget, player)
             return f"{label}: {item}" if label is not None else item
         if kind == "action":
-            if where and v is not None:
-                index, _, c = v.partition(":")
-                c = int(c)
-                return (f"{m.card_label(c)} ({self.zone_name(m, m.st.card_zone[c])}): "
-                        f"{m.prog.actions[int(index)].label}")
             from .resolver import label
             return label(m, v)
         if kind == "card":
             if player is not None and player not in card_seers(m, v):
-                place = unseen_label(m, v, self.zone_name(m, m.st.card_zone[v]))
+                where = unseen_label(m, v, self.zone_name(m, m.st.card_zone[v]))
                 back = self.back(m, v) if m.prog.backs else "a card"
-                return place if back == "a card" else f"{place}: {back}"      # its back shows fields
-            if where:
-                return f"{m.card_label(v)} ({self.zone_name(m, m.st.card_zone[v])})"
+                return where if back == "a card" else f"{where}: {back}"      # its back shows fields
             return m.card_label(v)
         if kind.__class__ is not str and is_list_kind(kind) and isinstance(v, list):   # a group of them
             budget = budget or _Budget(None)
@@ -379,18 +371,7 @@ class EventLog:
         """The labels of a decision's options as `player` reads them; the texts built for them
         share one bound."""
         budget = _Budget(span)
-        labels = [self.option_label(m, o, kind, budget, player) for o in options]
-        if len(set(labels)) < len(labels):      # alike: each card's zone tells them apart, where it does
-            alike: dict[str, list[int]] = {}
-            for i, lab in enumerate(labels):
-                alike.setdefault(lab, []).append(i)
-            for same in alike.values():
-                if len(same) > 1:
-                    told = [self.option_label(m, options[i], kind, budget, player, True) for i in same]
-                    if len(set(told)) > 1:      # copies of one card in one zone are one choice to a player
-                        for i, lab in zip(same, told):
-                            labels[i] = lab
-        return labels
+        return [self.option_label(m, o, kind, budget, player) for o in options]
 
     # ------------------------------------------------------------------ events
     def emit(self, m, kind: str, span, data: dict, text, bounded: bool = True, weight: int | None = 0) -> None:
@@ -435,7 +416,8 @@ class EventLog:
 
     def announced(self, m, event: str, params: dict, span) -> None:
         """A declared event raised by a rule: `battle_won (winner: Ann, card: Bolt)`, its data the
-        parameters in words (cards and players by name), each card's name read by who may see it."""
+        parameters in words (cards and players by name), each card's name read by who may see it
+        (the text `typed_parts` writes for each value, put together here in one pass)."""
         types = m.prog.event_types(event)
         shown = {"name": event}
         for k, v in params.items():
@@ -444,37 +426,58 @@ class EventLog:
                 shown[k] = self.player_name(v) if t == "player" else m.card_names[v]
             else:
                 shown[k] = self.typed(m, v, t)
-        text = [event]
+        pieces = [event]            # the text's pieces as strings
+        hidden = None               # index in pieces -> the Seen part, for names not everyone reads
         sep = " ("
         for k, v in params.items():
-            text.append(f"{sep}{k}: ")
+            pieces.append(f"{sep}{k}: ")
             sep = ", "
             t = types.get(k)
-            if v.__class__ is int and t == "player":        # as typed_parts writes one player
+            if v.__class__ is int and (t == "player" or t == "card"):     # as typed_parts writes one
                 name = shown[k]
                 if len(name) > MAX_RUNTIME_STRING:
                     raise TextTooLong(span)
-                text.append(name)
-            else:
-                text.extend(self.typed_parts(m, v, t, span))
+                if t == "card":
+                    who = self.seers(m, v)
+                    if who is not EVERYONE:
+                        if hidden is None:
+                            hidden = {}
+                        hidden[len(pieces)] = Seen(name, who)
+                pieces.append(name)
+                continue
+            for part in self.typed_parts(m, v, t, span):
+                if part.__class__ is Seen:
+                    if part[1] is not EVERYONE:
+                        if hidden is None:
+                            hidden = {}
+                        hidden[len(pieces)] = part
+                    pieces.append(part[0])
+                else:
+                    pieces.append(part)
         if params:
-            text.append(")")
-        self.emit(m, "event", span, shown, text, weight=None)
+            pieces.append(")")
+        self.emit(m, "event", span, shown, "".join(pieces), weight=None)
+        if hidden is not None:      # what `emit` keeps for a text with such parts (for `seen_by`)
+            self._parts[len(self) - 1] = tuple([hidden.get(i, piece) for i, piece in enumerate(pieces)])
+
+    def begins(self, m, kind: str, name: str, span) -> None:
+        """`step Reveal begins` (or phase): its text and data made once per step."""
+        made = self._begins.get((kind, name))
+        if made is None:
+            made = self._begins[(kind, name)] = ({"name": name}, f"{kind} {name} begins")
+        self.emit(m, kind, span, made[0], made[1])
 
     def move(self, m, cards, sources, key, place, face, span, before=None) -> None:
         """`before`: who could see the one card moved before it moved (they may read its name)."""
-        hidden = self._hidden.get(key)
-        if hidden is None:
-            hidden = self._hidden[key] = m.prog.decls.zones[key.partition(":")[0]].visibility == "hidden"
-        hidden_dest = hidden or face == "down"
         if len(cards) == 1:         # the usual move: recorded here, as `emit` would record it
             c = cards[0]
             src = sources[0]
-            tail = self._tails.get((src, key, place, face))
-            if tail is None:
-                tail = self._move_tail(m, src, key, place, face)
+            way = self._tails.get((src, key, place, face))
+            if way is None:         # the words after the card's name, and whether its new place is hidden
+                way = (self._move_tail(m, src, key, place, face), self._hidden_dest(m, key, face))
                 if "/" not in src and "/" not in key:       # an entity's zone's name changes
-                    self._tails[(src, key, place, face)] = tail
+                    self._tails[(src, key, place, face)] = way
+            tail, hidden_dest = way
             name = m.card_names[c]
             text = name + tail
             length = len(text)
@@ -489,7 +492,9 @@ class EventLog:
             self.bytes = size
             st = m.st
             n = st.event_n = st.event_n + 1
-            who = self.seers(m, c)
+            who = None if m.looks else self._seers.get((st.card_zone[c], st.face_up[c]))     # `seers`, inlined
+            if who is None:
+                who = self.seers(m, c)
             if before is not None and before is not who:
                 who = who | before
             if who is not EVERYONE:     # some may not read the name: keep the text's parts
@@ -502,6 +507,7 @@ class EventLog:
             self._pending.append((n, st.round, "move", rule, path[-1] if path else "", text))
             self._data.append((name, src, key, face, hidden_dest))
             return
+        hidden_dest = self._hidden_dest(m, key, face)
         uniq = list(dict.fromkeys(sources))
         src = self.zone_name(m, uniq[0]) if len(uniq) == 1 else f"{len(uniq)} zones"
         dest = self.zone_name(m, key)
@@ -512,6 +518,12 @@ class EventLog:
                                     "hidden": hidden_dest},
                   f"{len(cards)} cards from {src} to {where}{facing}",
                   weight=sum(map(len, names)) + 4 * len(names) + 16 * len(uniq))
+
+    def _hidden_dest(self, m, key, face) -> bool:
+        hidden = self._hidden.get(key)
+        if hidden is None:
+            hidden = self._hidden[key] = m.prog.decls.zones[key.partition(":")[0]].visibility == "hidden"
+        return hidden or face == "down"
 
     def _move_tail(self, m, src, key, place, face) -> str:
         dest = self.zone_name(m, key)

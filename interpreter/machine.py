@@ -811,7 +811,7 @@ class Machine(Triggers, Decisions, Scenarios):
             return REPLACED
         self.st.step_path.append(name)
         if self.log.on:
-            self.log.emit(self, kind, span, {"name": name}, f"{kind} {name} begins")
+            self.log.begins(self, kind, name, span)
         if STEP_STARTED in self.listened:
             return self.announce(STEP_STARTED, {"step": name}, span)
 
