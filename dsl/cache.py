@@ -224,9 +224,14 @@ def load_module(source):
         stored = json.loads(data)
         if not (isinstance(stored, dict) and stored.get("path") == source.path):
             return None
-        return _Decoder(source.path).node(stored["module"])
+        module = _Decoder(source.path).node(stored["module"])
     except Exception:           # a damaged or foreign entry is a miss: the file is parsed again
         return None
+    try:
+        os.utime(path)          # recently used: the last to be evicted
+    except OSError:
+        pass
+    return module
 
 
 def save_module(source, module) -> None:
@@ -240,7 +245,24 @@ def save_module(source, module) -> None:
         encoded = _encode(module, source.path)
     except (_NotPlain, RecursionError):
         return
-    write(path, json.dumps({"path": source.path, "module": encoded}, separators=(",", ":")).encode("utf-8"))
+    if write(path, json.dumps({"path": source.path, "module": encoded}, separators=(",", ":")).encode("utf-8")):
+        _evict(path.parent, "ast-", MAX_PARSES)
+
+
+MAX_PARSES = 200       # parsed files kept (an editor's language server checks every version of a file)
+
+
+def _evict(folder: Path, prefix: str, keep: int) -> None:
+    """Remove the least recently written entries of a kind beyond `keep`."""
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.startswith(prefix) and e.is_file(follow_symlinks=False)]
+        if len(entries) <= keep:
+            return
+        entries.sort(key=lambda e: e.stat(follow_symlinks=False).st_mtime)
+        for e in entries[:len(entries) - keep]:
+            os.unlink(e.path)
+    except OSError:
+        pass
 
 
 class _NotPlain(Exception):

@@ -130,6 +130,21 @@ def test_a_damaged_or_hostile_entry_is_a_miss(fresh, monkeypatch, stored):
     assert calls == [SMALL]
 
 
+def test_the_oldest_parses_go_beyond_the_bound(fresh, monkeypatch):
+    monkeypatch.setattr(cache, "MAX_PARSES", 2)
+    text = Path(SMALL).read_text(encoding="utf-8")
+    for i in range(4):
+        source = Source(SMALL, text + f"\n# version {i}\n")
+        tree, _ = parser.parse(source)
+        from cardsmith.dsl.transformer import to_ast
+        cache.save_module(source, to_ast(tree, source.path, source.text, []))
+        os.utime(cache._ast_entry(source), (1000 + i, 1000 + i))     # written in this order
+    kept = _entries(fresh, "ast")
+    assert len(kept) == 2
+    assert cache.load_module(Source(SMALL, text + "\n# version 3\n")) is not None
+    assert cache.load_module(Source(SMALL, text + "\n# version 0\n")) is None
+
+
 def test_without_a_cache_folder_nothing_is_kept(monkeypatch, tmp_path):
     monkeypatch.setenv("CARDSMITH_CACHE_DIR", "off")
     assert cache.load_module(Source(GAME, Path(GAME).read_text(encoding="utf-8"))) is None
