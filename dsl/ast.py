@@ -186,6 +186,15 @@ class IsInPlay:
 
 
 @dataclass(frozen=True, slots=True)
+class EntityHolding:
+    """`the ship holding c` — the entity of that kind whose zone (`zone crew: per ship`) holds
+    the card c; none when no such entity's zone holds it."""
+    span: Span
+    kind: str               # as written: the kind's singular (`ship`)
+    card: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
 class Opponents:
     """`opponents` — players still in the game other than `you`."""
     span: Span
@@ -514,7 +523,7 @@ class PlaceMark:
     place: "Expr"
 
 
-Expr = Union[Num, Text, Bool, Nothing, Name, Call, FieldAccess, Possessive, Your, FieldOf, AllEntities, IsInPlay,
+Expr = Union[Num, Text, Bool, Nothing, Name, Call, FieldAccess, Possessive, Your, FieldOf, AllEntities, IsInPlay, EntityHolding,
              CardsIn, EveryZone, TopCard, TopCards, ActivePlayer, This, You, SeatPlayer, WinnersExpr, StackExpr, PlayersExpr,
              AllPlayers, Opponents, ListExpr, WhereExpr, ExprMap, OrChain, AndChain, NotOp,
              Compare, IsEmpty, IsIn, IsA, Arith, Neg,

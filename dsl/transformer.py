@@ -1139,6 +1139,9 @@ class ToAst(Transformer):
     def all_entities(self, meta, ch):
         return A.AllEntities(self._span(meta), str(ch[0]))
 
+    def entity_holding(self, meta, ch):     # `the ship holding c`
+        return A.EntityHolding(self._span(meta), str(ch[0]), ch[-1])
+
     def owner_of(self, meta, ch):           # `the owner of s`: as `owner of s`
         return A.FieldOf(self._span(meta), "owner", ch[-1])
 

@@ -602,6 +602,23 @@ class Typer:
                         "e.g. s is in play, s a ship that may have been destroyed")
         return FLAG
 
+    def t_EntityHolding(self, e, sc):
+        t = self.infer(e.card, sc)
+        if e.kind not in self.d.entities:
+            single = self.d.entity_of_plural(e.kind)
+            hint = (f"write the kind's name: the {single} holding ..." if single is not None else
+                    suggest(e.kind, self.d.entities) or "name an entity kind, e.g. the ship holding c "
+                    "(declare: entity ship: per player, at most 3)")
+            self.report("E0250", f"unknown entity kind '{e.kind}'", e.span, hint)
+            return ANY
+        if not any(z.per_entity == e.kind for z in self.d.zones.values()):
+            self.report("E0251", f"no zone is per {e.kind}, so no {e.kind} holds a card", e.span,
+                        f"declare one, e.g. zone cargo: per {e.kind}")
+        if t not in (CARD, ANY, NONE):
+            self.report("E0408", f"'the {e.kind} holding' asks where a card is, but this is {show(t)}",
+                        e.card.span, f"e.g. the {e.kind} holding c, c a card")
+        return entity_of(e.kind)
+
     def _want_one_zone(self, e, sc, what: str):
         """`top card of` / `top 2 cards of` look into one zone: `every hand` has no one top."""
         if self.infer(e, sc) == list_of(ZONE):

@@ -450,6 +450,10 @@ class ExprCompiler:
         kind = self.d.entity_of_plural(e.name)
         return lambda m, env: _entities.all_of(m, kind)
 
+    def x_EntityHolding(self, e, sc):
+        card, kind = self.compile(e.card, sc), e.kind
+        return lambda m, env: _entities.holding(m, kind, card(m, env))
+
     def x_IsInPlay(self, e, sc):
         item, neg = self.compile(e.item, sc), e.negated
         return lambda m, env: _entities.in_play(m, item(m, env)) != neg

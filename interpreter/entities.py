@@ -128,6 +128,24 @@ def owner_of_key(m, key: str):
     return None
 
 
+def holding(m, kind: str, card):
+    """`the ship holding c`: the live entity of `kind` whose zone holds card `card`; none when
+    the card is none or lies in no such entity's zone."""
+    if card is None or card.__class__ is not int:
+        return None
+    key = m.st.card_zone[card]
+    if "/" not in key:
+        return None
+    zd = m.prog.decls.zones.get(key.partition(":")[0])
+    if zd is None or zd.per_entity != kind:
+        return None
+    seat, slot = (int(x) for x in key.partition(":")[2].split("/"))
+    for i, rec in m.st.entities["live"].items():
+        if rec["kind"] == kind and rec["owner"] == seat and rec["slot"] == slot:
+            return {"entity": kind, "id": int(i)}
+    return None
+
+
 def _word(m, kind: str) -> str:
     e = m.prog.decls.entities.get(kind)
     return (e.label or kind) if e is not None else kind

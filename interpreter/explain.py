@@ -104,6 +104,7 @@ WRITERS = {
     "PlayersExpr": lambda e: "players",
     "AllPlayers": lambda e: "all players",
     "AllEntities": lambda e: f"all {e.name}",
+    "EntityHolding": lambda e: f"the {e.kind} holding {_w(e.card, True)}",
     "IsInPlay": lambda e: f"{_w(e.item, True)} is {'not ' if e.negated else ''}in play",
     "Opponents": lambda e: "opponents",
     "ListExpr": lambda e: f"[{', '.join(written(i) for i in e.items)}]",

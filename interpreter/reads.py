@@ -25,6 +25,7 @@ _DIRECT = {
     A.HasSeen: ALL,         # the memory of who saw a card changes on a look too, which marks nothing
     A.PlaceMark: ATTRS,     # boards: a player's mark on a place (a place's field is a Possessive)
     A.AllEntities: ATTRS | ZONES, A.IsInPlay: ATTRS | ZONES,    # created / destroyed mark both
+    A.EntityHolding: ATTRS | ZONES,
 }
 
 

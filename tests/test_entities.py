@@ -422,6 +422,45 @@ round "Battle":
     assert eng.pending.options == ["Cannon", "Cannon"], eng.pending.options
 
 
+def test_the_ship_holding_a_card_is_the_entity_whose_zone_holds_it():
+    text = HEAD + SHIP + """player has:
+    found: number = 0
+setup:
+    create a ship for seat 1 as s
+    create a ship for seat 2 as t
+    move top card of pool to t's crew
+    let c be top card of t's crew
+    if the ship holding c is t and the owner of (the ship holding c) = seat 2:
+        add 1 to seat 1's found
+    if the ship holding (top card of pool) is none:
+        add 10 to seat 1's found
+    move c to pool
+    if the ship holding c is none:
+        add 100 to seat 1's found
+"""
+    eng = Engine(load_text(text), 2, 0)
+    assert eng.view(0)["players"][0]["found"] == 111
+
+
+@pytest.mark.parametrize(("expr", "code", "hint"), [
+    ("the ships holding c", "E0250", "the ship holding"),
+    ("the shop holding c", "E0250", "ship"),
+    ("the ship holding seat 1", "E0408", "a card"),
+])
+def test_the_ship_holding_is_checked(expr, code, hint):
+    diags, sources = _diags(HEAD + SHIP + f"setup:\n    let c be top card of pool\n    let x be {expr}\n")
+    found = [d for d in diags if d.code == code]
+    assert found and hint in (found[0].hint or ""), [(d.code, d.message, d.hint) for d in diags]
+
+
+def test_the_ship_holding_in_english():
+    from cardsmith.dsl.publish.rulebook import build_book, render
+    game = load_text(HEAD + SHIP + "setup:\n    create a ship for seat 1 as s\n"
+                     "    move top card of pool to s's crew\n    set (the ship holding (top card of s's crew))'s speed to 2\n")
+    text = render(build_book(game, examples=False), "md")
+    assert "the Runabout whose zones hold" in text, text
+
+
 # ---------------------------------------------------------------- publishing
 
 def test_the_rulebook_says_the_kind_its_attributes_zones_and_statements(game):

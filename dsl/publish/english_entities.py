@@ -56,6 +56,11 @@ def describe_AllEntities(e: A.AllEntities, ctx: Ctx) -> str:
 
 
 @describer
+def describe_EntityHolding(e: A.EntityHolding, ctx: Ctx) -> str:
+    return f"the {kind_word(ctx.decls, e.kind)} whose zones hold {np(e.card, ctx)}"
+
+
+@describer
 def describe_IsInPlay(e: A.IsInPlay, ctx: Ctx) -> str:
     item = np(e.item, ctx)
     return f"{item} is {'no longer' if e.negated else 'still'} in play"
