@@ -115,6 +115,16 @@ def test_checker_errors_are_located_with_a_fix(text, code, line, hint):
     assert f"error[{code}]" in drawn and "^" in drawn
 
 
+def test_a_zone_per_ship_that_discards_down_is_one_error_that_says_why():
+    diags, _ = _diags(HEAD + SHIP.replace("zone crew: per ship, unordered, public",
+                                          "zone crew: per ship, unordered, public, at most 2, discard down into pool"))
+    assert [d.code for d in diags] == ["E0141"], [(d.code, d.message) for d in diags]
+    (d,) = diags
+    assert "'shared'" not in d.message and "is shared" not in d.message
+    assert "only a zone per player discards down" in d.message
+    assert "drop ', discard down into pool'" in d.hint and "if count(cards in c's crew) < 2:" in d.hint
+
+
 def test_a_clean_game_of_every_expression_checks():
     text = HEAD + SHIP + """player has:
     total: number = 0

@@ -112,7 +112,7 @@ def discard_zones(d, sink) -> None:
     zone's owner discards down to 12 after a move past it, into that zone (yours, when it is a
     zone per player; else the shared one)."""
     for z in d.zones.values():
-        if z.discard_into is None:
+        if z.discard_into is None or z.per_entity is not None:     # per an entity: E0141 (checks/entities.py)
             continue
         if z.capacity is None or not z.per_player:
             sink.error("E0130", f"'discard down into' needs a zone per player with 'at most N', and '{z.name}' is "

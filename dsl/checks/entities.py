@@ -66,10 +66,16 @@ def check_entities(d: Declarations, sink: DiagnosticSink) -> None:
         if any(f.name == z.name for f in kind.fields):
             sink.error("E0104", f"'{z.name}' is both a zone per {kind.name} and an attribute of it", z.span,
                        "rename one: s's " + z.name + " must name one thing")
-        if z.discard_into is not None or z.owner_knows:
-            sink.error("E0141", f"zone '{z.name}' per {kind.name} cannot use "
-                       + ("'discard down into'" if z.discard_into else "'face down known to its owner'")
-                       + " (a zone per player can)", z.per_span or z.span,
+        if z.discard_into is not None:
+            most = z.capacity
+            sink.error("E0141", f"zone '{z.name}' per {kind.name} cannot 'discard down into' a zone: only a zone per "
+                       f"player discards down (its owner chooses what goes)", z.per_span or z.span,
+                       f"drop ', discard down into {z.discard_into}'"
+                       + (f": 'at most {most}' alone stops the game at a move past it, so check first, e.g. "
+                          f"if count(cards in c's {z.name}) < {most}: ..., c a {kind.name}" if most is not None else ""))
+        if z.owner_knows:
+            sink.error("E0141", f"zone '{z.name}' per {kind.name} cannot be 'face down known to its owner' "
+                       "(a zone per player can)", z.per_span or z.span,
                        "drop it here, or make the zone per player")
     plurals: dict[str, str] = {}
     for e in d.entities.values():
