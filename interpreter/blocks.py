@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+MAX_CHAIN = 24      # the most blocks one block calls in a row (`block`: a jump forward calls the next)
+
 
 @dataclass(frozen=True)
 class Snippet:
@@ -95,6 +97,95 @@ def flat(program, code_id: int) -> int | None:
     return total
 
 
+def _indent(line) -> int:
+    return len(line[2]) if not isinstance(line, str) else len(line) - len(line.lstrip(" "))
+
+
+def _dead_after(lines, i: int) -> bool:
+    """Whether the lines of a snippet after its jump `lines[i]` never run when the jump does (in
+    a block the jump leaves the function; in a flat function it only sets `_to`): the next line
+    of its own level is an `else:` (or `elif`) and nothing follows the if-else."""
+    level = _indent(lines[i])
+    in_else = None
+    for line in lines[i + 1:]:
+        d = _indent(line)
+        if in_else is not None and d > in_else:
+            continue                # inside the else branch: not on the jump's path
+        text = line.strip() if isinstance(line, str) else ""
+        if (text.startswith("else:") or text.startswith("elif ")) and d < level:
+            in_else = level = d
+            continue
+        return False
+    return True
+
+
+def flat_fn(program, code_id: int):
+    """A flat procedure (`flat`) as one generated function `(m, env) -> steps`: its instructions
+    pasted in order, each under `if _to <= pc:` (the code jumps only forward, so a jump is
+    `_to = target` and skips the instructions before it), calls of flat procedures as calls of
+    their own functions. It does what `Machine.call_flat` does with the procedure's blocks —
+    the frame pushed (depth bound, `where`), `fr.pc` set, an error located at its instruction
+    (`m.at`), the instructions run counted — without a block call per basic block. None when
+    the procedure is not flat or a snippet does not fit (then `call_flat` runs it)."""
+    cache = program.__dict__.setdefault("_flat_fns", {})
+    if code_id in cache:
+        return cache[code_id]
+    cache[code_id] = None
+    if flat(program, code_id) is None:
+        return None
+    from cardsmith.dsl.bounds import MAX_FRAMES
+    from .state import Frame
+    code = program.codes[code_id]
+    pool = program.pool
+    name = pool.fresh_name(f"f{code.id}_")
+    out = [f"def {name}(m, env):", "    _fs = m.st.frames",
+           f"    if len(_fs) >= {MAX_FRAMES}: raise m._too_deep({code_id})",
+           f"    fr = {pool.ref(Frame, 'k')}({code_id}, 0, env)", "    _fs.append(fr)",
+           "    _s = 0", "    _to = 0", "    try:"]
+    for p, snip in enumerate(code.srcs):
+        pad = "        "
+        if p:
+            out.append(f"{pad}if _to <= {p}:")
+            pad += "    "
+        out.append(f"{pad}_p = {p}")
+        if snip.pc:
+            out.append(f"{pad}fr.pc = {p + 1}")
+        lines = snip.lines
+        for i, line in enumerate(lines):
+            if isinstance(line, str):
+                out.append(pad + line)
+                continue
+            what, arg, indent = line
+            ind = pad + indent
+            if what in ("goto", "gotow"):
+                if not _dead_after(lines, i):
+                    return None
+                out.append(f"{ind}_to = {arg[0]}")
+            elif what == "watch":       # a flat procedure's primitive cannot stop the run (`flat`)
+                out.append(f"{ind}_w = {arg}")
+            elif what == "call":
+                callee = arg[0]
+                inner = flat_fn(program, callee)
+                out.append(f"{ind}_s += m.call_flat({callee}, _i)" if inner is None
+                           else f"{ind}_s += {pool.ref(inner, 'f')}(m, _i)")
+            else:
+                return None
+        out.append(f"{pad}_s += 1")
+    out += ["    except BaseException:",
+            f"        if m.at is None: m.at = ({code_id}, _p)",
+            "        raise",
+            "    _fs.pop()",
+            "    return _s"]
+    source = "\n".join(out) + "\n"
+    try:
+        fn = pool.compile(source, name, code.name)
+    except (SyntaxError, RecursionError, MemoryError):
+        return None
+    fn.source = source
+    cache[code_id] = fn
+    return fn
+
+
 def block(program, code, pc: int, plain: bool = False):
     """The function running `code` from `pc` to the end of its basic block; its size in
     instructions is `code.sizes[pc]` once built. `plain`: every instruction as its closure —
@@ -112,6 +203,25 @@ def block(program, code, pc: int, plain: bool = False):
     extra = 0       # the most steps the flat procedures this block calls can run
     p = pc
     n = len(code.ops)
+    # a jump forward (or the fall into a jump target) calls the block there at once instead of
+    # going back to the run loop: `_chain` the most such calls in a row from each pc, kept short
+    chain = code.__dict__.setdefault("_chain", {})
+    chained = [0, 0]     # (the most steps of a block called, the longest chain from one)
+
+    def onward(t: int, ind: str, watched: bool) -> list:
+        """The lines that leave the block for pc `t`: calling its block when it lies ahead."""
+        back = f"{ind}return -{k} - _s" if watched else f"{ind}return {k} + _s"
+        if plain or watched or not pc < t < n:
+            return [f"{ind}fr.pc = {t}", back]
+        nxt = code.fast[t]
+        if nxt is None:
+            nxt = code.fast[t] = block(program, code, t)
+        if chain.get(t, 0) >= MAX_CHAIN:
+            return [f"{ind}fr.pc = {t}", back]
+        chained[0] = max(chained[0], code.sizes[t])
+        chained[1] = max(chained[1], chain.get(t, 0) + 1)
+        return [f"{ind}fr.pc = {t}", f"{ind}_r = {pool.ref(nxt, 'b')}(m, fr)",
+                f"{ind}return {k} + _s + _r if _r > 0 else _r - {k} - _s"]
     while p < n:
         k += 1
         out.append(f"{pad}_p = {p}")
@@ -133,9 +243,9 @@ def block(program, code, pc: int, plain: bool = False):
                 what, arg, indent = line
                 ind = pad + indent
                 if what == "goto":
-                    out += [f"{ind}fr.pc = {arg[0]}", f"{ind}return {k} + _s"]
+                    out += onward(arg[0], ind, False)
                 elif what == "gotow":
-                    out += [f"{ind}fr.pc = {arg[0]}", f"{ind}return -{k} - _s"]
+                    out += onward(arg[0], ind, True)
                 elif what == "retw":
                     out.append(f"{ind}return -{k} - _s")
                 elif what == "watch":
@@ -145,7 +255,9 @@ def block(program, code, pc: int, plain: bool = False):
                     steps = None if proc in program.replacements else flat(program, callee)
                     if steps is not None:
                         extra += steps
-                        out.append(f"{ind}_s += m.call_flat({callee}, _i)")
+                        fn = flat_fn(program, callee)
+                        out.append(f"{ind}_s += m.call_flat({callee}, _i)" if fn is None
+                                   else f"{ind}_s += {pool.ref(fn, 'f')}(m, _i)")
                     else:
                         out += [f"{ind}if {proc!r} in m.prog.replacements:",
                                 f"{ind}    if '$replaced' in env: _i['$replaced'] = env['$replaced']",
@@ -159,7 +271,7 @@ def block(program, code, pc: int, plain: bool = False):
         if ends or p in targets:
             break
     if plain or not (code.srcs[p - 1] is not None and code.srcs[p - 1].ends):
-        out += [f"{pad}fr.pc = {p}", f"{pad}return {k} + _s"]
+        out += onward(p, pad, False)
     out += ["    except BaseException:",
             f"        if m.at is None: m.at = ({code.id}, _p)",     # the innermost block's, for a flat call's
             "        raise"]
@@ -171,7 +283,8 @@ def block(program, code, pc: int, plain: bool = False):
             raise
         return block(program, code, pc, plain=True)
     fn.source = source          # for `cardsmith explain --python`
-    code.sizes[pc] = k + extra
+    code.sizes[pc] = k + extra + chained[0]
+    chain[pc] = chained[1]
     return fn
 
 
