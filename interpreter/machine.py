@@ -346,6 +346,29 @@ class Machine(Triggers, Decisions, Scenarios):
         card_zone, face_up, owner = st.card_zone, st.face_up, st.owner
         # where the cards came from matters only to the log and to `moved` / `revealed` triggers
         watched = self.log.on or self.move_triggers or self.tally is not None
+        if not (watched or self.remembers or self.looks):
+            # nobody watches and nobody knows a card: the cards only change places (the loop below,
+            # less what it keeps for the log, the triggers and the memory)
+            up = None if face is None else face == "up"
+            bottom = place == "bottom"
+            for c in cards:
+                held = zones[card_zone[c]]
+                if held[-1] == c:
+                    held.pop()
+                else:
+                    held.remove(c)
+                if bottom:
+                    dest.insert(0, c)
+                else:
+                    dest.append(c)
+                card_zone[c] = key
+                if up is not None:
+                    face_up[c] = up
+                if owner_seat is not None and owner[c] is None:
+                    owner[c] = owner_seat
+            self.dirty |= ZONES
+            self.ver += 1
+            return True
         sources = []
         remembers = self.remembers
         if remembers:               # who knew each card before (the memory and where it lay)
@@ -652,11 +675,14 @@ class Machine(Triggers, Decisions, Scenarios):
         """(entry, env) of every modify ability of `name` that counts now, in the program's order:
         its card in a player's zone, for a player still in, its text not blank, its `while` true."""
         card_zone, zone_seat, out = self.st.card_zone, self.zone_seat, self.st.out
+        live_of: dict = {}      # the cards of a list (shared by the program) in a player's zone, once
         for entry in self.prog.modifiers.get(name, ()):
-            for src in entry.cards:
-                seat = zone_seat[card_zone[src]]
-                if seat is None or out[seat]:
-                    continue
+            live = live_of.get(id(entry.cards))
+            if live is None:
+                live = live_of[id(entry.cards)] = [
+                    (src, seat) for src in entry.cards
+                    if (seat := zone_seat[card_zone[src]]) is not None and not out[seat]]
+            for src, seat in live:
                 env = {"$this": src, "$you": seat, **entry.extra}
                 if entry.blank is not None and not entry.blank(self, env):
                     continue

@@ -259,7 +259,9 @@ class Program:
         modified_game look up (and `tabled_mods` holds)."""
         untabled = set()
         names: dict = {}
+        same: dict = {}     # equal card lists shared, so the machine filters each once (_active_modifiers)
         for ab, args, type_name, cards in self.ability_groups(A.StaticMod):
+            cards = same.setdefault(tuple(cards), cards)
             sc = self.ability_scope(ab, type_name)
             kind = self.modifier_kind(ab, type_name)
             key = ab.field if kind == "card" else (kind, ab.field)
