@@ -309,9 +309,33 @@ def s_SayStmt(self, s, ctx):
         parts: list = [text]
         for fn, t in values:
             parts.append(" ")
-            parts.extend(m.log.typed_parts(m, fn(m, env), t, span))
+            parts.extend(said(m, fn(m, env), t, span))
         m.log.emit(m, "say", span, {}, parts)
     ctx.code.emit(say, span, ("say", f'"{text}", ', tuple(s.values)))
+
+
+def said(m, v, t, span, budget=None) -> list:
+    """A value as `say` writes it, in words: a list as "Axe, Bolt and Axe" (none when empty; a
+    list inside a list in brackets), anything else as the log writes it; card names stay `Seen`
+    parts (read only by who may see them). Bounded by MAX_RUNTIME_STRING."""
+    if v.__class__ is not list or t == "action" or (t.__class__ is tuple and t and t[0] != "list"):
+        return m.log.typed_parts(m, v, t, span, budget=budget)
+    from .log import _Budget
+    budget = budget or _Budget(span)
+    if not v:
+        return [budget.take("none")]
+    inner = t[1] if t.__class__ is tuple and len(t) == 2 else None
+    out: list = []
+    for i, x in enumerate(v):
+        if i:
+            out.append(budget.take(" and " if i == len(v) - 1 else ", "))
+        if x.__class__ is list:
+            out.append(budget.take("["))
+            out.extend(said(m, x, inner, span, budget))
+            out.append(budget.take("]"))
+        else:
+            out.extend(m.log.typed_parts(m, x, inner, span, budget=budget))
+    return out
 
 
 # ---------------------------------------------------------------- play

@@ -471,6 +471,25 @@ def test_the_ship_holding_in_english():
     assert "the Runabout whose zones hold" in text, text
 
 
+def test_say_writes_lists_in_words_and_hides_the_cards_others_may_not_see():
+    text = HEAD + SHIP.replace("zone crew: per ship, unordered, public", "zone crew: per ship, unordered, owner only") \
+        + """setup:
+    create a ship for seat 1 as s
+    create a ship for seat 1
+    move top card of pool to s's crew
+    move top card of pool to s's crew
+    say "aboard", cards in s's crew
+    say "ships", seat 1's ships, "none", seat 2's ships
+    say "groups", the groups of 2 from [1, 2, 3]
+"""
+    eng = Engine(load_text(text), 2, 0, player_names=["Ann", "Bob"])
+    said = [ev["text"] for ev in eng.log if ev["event"] == "say"]
+    assert said == ["aboard Deckhand and Deckhand", "ships Ann's Runabout 1 and Ann's Runabout 2 none none",
+                    "groups [1 and 2], [1 and 3] and [2 and 3]"]
+    seen = [ev["text"] for ev in eng.log_seen_by(1) if ev["event"] == "say"]
+    assert "Deckhand" not in seen[0] and "[" not in seen[0] and "'" not in seen[0], seen
+
+
 # ---------------------------------------------------------------- publishing
 
 def test_the_rulebook_says_the_kind_its_attributes_zones_and_statements(game):
