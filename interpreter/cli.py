@@ -851,14 +851,18 @@ def cmd_test(args: argparse.Namespace) -> int:
 
     from .scenario import run_scenarios
 
-    passed = failed = 0
-    broken = False
+    passed = failed = broken = 0
     for path in args.files:
         try:
             game = load_game(path, root=args.root)
         except CardsmithError as err:
+            # its errors, located, on stderr (after what stdout said so far), and a line of its own
+            # on stdout, so that the two read apart however they are put together
+            sys.stdout.flush()
             _report(err)
-            broken = True
+            sys.stderr.flush()
+            print(_safe(f"ERROR {path}: it has errors, so its scenarios were not run"), flush=True)
+            broken += 1
             continue
         with memory_bound():
             results = run_scenarios(game, seed=args.seed, max_steps=args.max_steps)
@@ -877,7 +881,8 @@ def cmd_test(args: argparse.Namespace) -> int:
             if args.verbose:
                 for event in result.log:
                     print("    " + format_event(event))
-    print(f"{passed} passed, {failed} failed")
+    print(f"{passed} passed, {failed} failed"
+          + (f", {broken} file{'s' if broken > 1 else ''} with errors" if broken else ""), flush=True)
     return EXIT_ERRORS if failed or broken else EXIT_OK
 
 

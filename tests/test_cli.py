@@ -257,6 +257,20 @@ def test_test_reports_a_failed_expectation_with_its_line(engine, tmp_path, capsy
     assert out.splitlines()[-1] == "4 passed, 1 failed"
 
 
+def test_test_on_a_file_that_does_not_parse_prints_its_located_error_apart_and_fails(tmp_path):
+    bad = tmp_path / "bad.cards"
+    bad.write_text('game "T":\n    players: 2 to 2\nsetup:\n    say "a" "b"\n')
+    run = subprocess.run([sys.executable, "-m", "cardsmith.interpreter.cli", "test", str(bad)], capture_output=True, text=True)
+    assert run.returncode == 1
+    assert f"{bad}:4:13: error[E0019]" in run.stderr and "^^^" in run.stderr
+    assert run.stdout.splitlines() == [f"ERROR {bad}: it has errors, so its scenarios were not run",
+                                       "0 passed, 0 failed, 1 file with errors"]
+    both = subprocess.run(f"{sys.executable} -m cardsmith.interpreter.cli test {bad} 2>&1", shell=True, capture_output=True,
+                          text=True).stdout
+    assert all(line.startswith((str(bad), " ", "1 error", "ERROR", "0 passed")) or not line
+               for line in both.splitlines()), both
+
+
 def _timeless(stats: dict) -> dict:
     return {k: v for k, v in stats.items() if k not in ("elapsed_seconds", "games_per_second", "jobs")}
 
