@@ -186,6 +186,9 @@ class EventLog:
             return self.value(m, v)
         if t is None:
             return self.value(m, v)
+        if t.__class__ is tuple and t and t[0] == "list" and isinstance(v, list):     # as the list case below
+            inner = t[1]
+            return [self.typed(m, x, inner) for x in v]
         if is_menu(t):
             return self.option_label(m, v, t)
         if t.__class__ is not str and is_many(t):
@@ -444,6 +447,15 @@ class EventLog:
                             hidden = {}
                         hidden[len(pieces)] = Seen(name, who)
                 pieces.append(name)
+                continue
+            if (v.__class__ is list and t.__class__ is tuple and len(t) == 2 and t[0] == "list"
+                    and (inner := t[1]).__class__ is str and inner != "card" and inner != "action"
+                    and not any(x.__class__ is list for x in v)):
+                # players, numbers, texts: their words are already in `shown`, written as typed_parts does
+                text = "[" + ", ".join([repr(x) for x in shown[k]]) + "]"
+                if len(text) > MAX_RUNTIME_STRING:
+                    raise TextTooLong(span)
+                pieces.append(text)
                 continue
             for part in self.typed_parts(m, v, t, span):
                 if part.__class__ is Seen:
