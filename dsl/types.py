@@ -544,11 +544,25 @@ class Typer:
                 return self.field_type(self.d.player_fields[name])
             per = [z for z, zd in self.d.zones.items() if zd.per_player]
             self.report("E0206", f"unknown zone or attribute '{name}'", span,
-                        suggest(name, per + list(self.d.player_fields))
-                        or "a player's zones are " + (", ".join(per) or "none") + "; their attributes are "
-                        + (", ".join(self.d.player_fields) or "none (declare them under: player has:)"))
+                        suggest(name, per + list(self.d.player_fields)) or self._not_a_players(name, per))
             return ANY
         return self._field_on(owner, name, span, "this")
+
+    def _not_a_players(self, name: str, per: list) -> str:
+        """E0206's hint where no name of a player's is close: an entity's attribute or zone is read
+        from one of them; else what a player has, or how to declare it when they have nothing."""
+        for k in self.d.entities.values():
+            zd = self.d.zones.get(name)
+            if any(f.name == name for f in k.fields) or (zd is not None and zd.per_entity == k.name):
+                return (f"'{name}' is a {k.name}'s, not a player's: read it from one, e.g. "
+                        f"for each x in p's {k.plural_name}: ... x's {name}")
+        fields = list(self.d.player_fields)
+        if not per and not fields:
+            return (f"players have no zones or attributes of their own yet: declare it, e.g. "
+                    f"zone {name}: per player, or player has: {name}: number = 0")
+        said = ([f"a player's zones are {', '.join(per)}"] if per else []) + \
+            ([f"their attributes are {', '.join(fields)}"] if fields else [])
+        return "; ".join(said)
 
     def t_Your(self, e, sc):
         self.need_you(f"your {e.name}", e.span, sc)

@@ -212,7 +212,7 @@ class StmtCompiler:
             if is_part(owner_t):                # a part of a card's field (interpreter/parts.py)
                 return _parts.reader(owner, n), ("part", owner, n), _part_fd(self.d, owner_t, n)
             if owner_t.__class__ is tuple and owner_t[0] == "entity":     # interpreter/entities.py
-                return _ents.setter(owner, n, target.span, self.d, owner_t[1])
+                return _ents.setter(owner, n, target.span, self.d, owner_t[1], target.owner)
             return (lambda m, env: m.cards[owner(m, env)].get(n)), ("card", owner, n), self._card_fd(n)
         if isinstance(target, A.FieldAccess):
             obj = self.cx(target.obj, ctx)

@@ -50,14 +50,23 @@ def _state(m) -> dict:
     return ents
 
 
-def record(m, ref, span):
-    """The live record of `ref`; none for none; a destroyed one stops the game (E0861)."""
+def _named(who) -> str | None:
+    """The designer's name for the entity a rule reads (`c` of `c's trips`), or None where the
+    rule reads it some other way (`carrier(g)'s trips`) or through a name of the engine's ($of)."""
+    return who if isinstance(who, str) and who and not who.startswith("$") else None
+
+
+def record(m, ref, span, who=None):
+    """The live record of `ref`; none for none; a destroyed one stops the game (E0861). `who`:
+    the name the rule reads it by, for the hint."""
     if ref is None:
         return None
     rec = m.st.entities["live"].get(str(ref["id"]))
     if rec is None:
+        name = _named(who)
         raise RuleError(f"this {_word(m, ref['entity'])} was destroyed and is no longer in play", span,
-                        "ask first: if s is in play: ...", code="E0861")
+                        f"ask first: if {name} is in play: ..." if name else
+                        f"name it first and ask: let x be ... then if x is in play: ...", code="E0861")
     return rec
 
 
@@ -65,9 +74,9 @@ def in_play(m, ref) -> bool:
     return ref is not None and str(ref["id"]) in m.st.entities["live"]
 
 
-def read(m, ref, name: str, span):
+def read(m, ref, name: str, span, who=None):
     """`s's distance`, `s's owner`: none of none."""
-    rec = record(m, ref, span)
+    rec = record(m, ref, span, who)
     if rec is None:
         return None
     if name == "owner":
@@ -77,13 +86,13 @@ def read(m, ref, name: str, span):
 
 def reader(owner_fn, name: str, span, env_key=None):
     if env_key is not None:
-        return lambda m, env: read(m, env[env_key], name, span)
+        return lambda m, env: read(m, env[env_key], name, span, env_key)
     return lambda m, env: read(m, owner_fn(m, env), name, span)
 
 
-def zone_key(m, ref, zone: str, span):
+def zone_key(m, ref, zone: str, span, who=None):
     """The key of `s's crew` (none for none, which the zone's reader reports)."""
-    rec = record(m, ref, span)
+    rec = record(m, ref, span, who)
     if rec is None:
         return None
     most = m.prog.decls.entities[rec["kind"]].most
@@ -92,7 +101,7 @@ def zone_key(m, ref, zone: str, span):
 
 def zone_reader(owner_fn, zone: str, span, env_key=None):
     if env_key is not None:
-        return lambda m, env: zone_key(m, env[env_key], zone, span)
+        return lambda m, env: zone_key(m, env[env_key], zone, span, env_key)
     return lambda m, env: zone_key(m, owner_fn(m, env), zone, span)
 
 
@@ -167,7 +176,7 @@ def label_of_record(m, rec) -> str:
     return f"{m.log.player_name(rec['owner'])}'s {_word(m, rec['kind'])} {rec['n']}"
 
 
-def create(m, kind: str, p, span):
+def create(m, kind: str, p, span, who=None):
     """`create a ship for p`: a new one, its attributes at their defaults; logged, then the
     `created` event. A player at the kind's `at most` stops the game (E0860)."""
     d = m.prog.decls
@@ -182,7 +191,8 @@ def create(m, kind: str, p, span):
     if len(used) >= decl.most:
         raise RuleError(f"{m.log.player_name(p)} already has {decl.most} {decl.plural_name}, the most a player "
                         f"may own ('at most {decl.most}' at line {decl.span.line})", span,
-                        f"check first: if count(p's {decl.plural_name}) < {decl.most}: ...", code="E0860")
+                        f"check first: if count({_named(who) or 'p'}'s {decl.plural_name}) < {decl.most}: ...",
+                        code="E0860")
     slot = min(k for k in range(decl.most) if k not in used)
     made_key = f"{kind}:{p}"
     n = ents["made"].get(made_key, 0) + 1
@@ -203,12 +213,14 @@ def create(m, kind: str, p, span):
     return ref
 
 
-def destroy(m, ref, span):
+def destroy(m, ref, span, who=None):
     """`destroy s`: it leaves play. Cards still in its zones stop the game (E0861): move them
-    first, so that no card leaves play with it."""
+    first, so that no card leaves play with it. `who`: the name the rule gives it, for hints."""
+    name = _named(who) or "x"
     if ref is None:
-        raise RuleError("there is nothing here to destroy: this is none", span, "check it first: if s is not none:")
-    rec = record(m, ref, span)
+        raise RuleError("there is nothing here to destroy: this is none", span,
+                        f"check it first: if {name} is not none:")
+    rec = record(m, ref, span, who)
     if DESTROYED in m.prog.replacements and m.replaced(DESTROYED, {"entity": ref, "player": rec["owner"]}):
         return True                 # `instead of destroyed`: it stays in play, the replacement runs
     d = m.prog.decls
@@ -219,7 +231,7 @@ def destroy(m, ref, span):
             if m.zones[key]:
                 raise RuleError(f"{label_of_record(m, rec)} still has {len(m.zones[key])} card(s) in its {z}: "
                                 "a card cannot leave play with it", span,
-                                f"move them first, e.g. move cards in s's {z} to ...", code="E0861")
+                                f"move them first, e.g. move cards in {name}'s {z} to ...", code="E0861")
     what = label_of_record(m, rec)
     del m.st.entities["live"][str(ref["id"])]
     m.dirty |= _ATTRS_ZONES

@@ -490,6 +490,37 @@ def test_say_writes_lists_in_words_and_hides_the_cards_others_may_not_see():
     assert "Deckhand" not in seen[0] and "[" not in seen[0] and "'" not in seen[0], seen
 
 
+def test_runtime_hints_use_the_designers_names():
+    err = _aborted(HEAD + SHIP + "setup:\n    create a ship for seat 1 as boat\n    destroy boat\n"
+                   "    set boat's speed to 2\n")
+    d = err.diagnostics[0]
+    assert d.code == "E0861" and "if boat is in play" in d.hint and " s " not in d.hint, d.hint
+    err = _aborted(HEAD + SHIP + "setup:\n    create a ship for seat 1 as boat\n    destroy boat\n"
+                   "    let n be boat's speed\n")
+    assert "if boat is in play" in err.diagnostics[0].hint, err.diagnostics[0].hint
+    err = _aborted(HEAD + SHIP + "setup:\n    create a ship for seat 1 as boat\n    move top card of pool to boat's crew\n"
+                   "    destroy boat\n")
+    assert "move cards in boat's crew" in err.diagnostics[0].hint, err.diagnostics[0].hint
+    err = _aborted(HEAD + SHIP + "setup:\n    let q be seat 1\n    repeat 3 times:\n        create a ship for q\n")
+    assert "count(q's ships) < 2" in err.diagnostics[0].hint, err.diagnostics[0].hint
+
+
+@pytest.mark.parametrize(("extra", "hint"), [
+    ("", "players have no zones or attributes of their own yet"),
+    ("player has:\n    gold: number = 0\n", "their attributes are gold"),
+])
+def test_e0206_says_what_a_player_has_and_never_none(extra, hint):
+    diags, _ = _diags(HEAD + extra + "setup:\n    for each p in players:\n        add 1 to p's zzz\n")
+    (d,) = [d for d in diags if d.code == "E0206"]
+    assert hint in d.hint and "none" not in d.hint and "zones are" not in d.hint, d.hint
+
+
+def test_e0206_on_an_entitys_attribute_read_from_a_player_names_the_kind():
+    diags, _ = _diags(HEAD + SHIP + "setup:\n    for each p in players:\n        set p's speed to 2\n")
+    (d,) = [d for d in diags if d.code == "E0206"]
+    assert "a ship's, not a player's" in d.hint and "for each x in p's ships" in d.hint, d.hint
+
+
 # ---------------------------------------------------------------- publishing
 
 def test_the_rulebook_says_the_kind_its_attributes_zones_and_statements(game):
