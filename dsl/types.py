@@ -518,9 +518,11 @@ class Typer:
 
     def t_Possessive(self, e, sc):
         owner = self.infer(e.owner, sc)
-        return self._possessive(owner, e.name, e.span, sc)
+        return self._possessive(owner, e.name, e.span, sc,
+                                f"{e.owner.name}'s" if isinstance(e.owner, A.Name) else "p's")
 
-    def _possessive(self, owner, name, span, sc):
+    def _possessive(self, owner, name, span, sc, whose: str = "p's"):
+        """`whose`: the owner as the designer wrote it (`you`r, `q's`), for the hints."""
         if owner == PLAYER:
             zd = self.d.zones.get(name)
             kind = self.d.entity_of_plural(name)
@@ -528,7 +530,7 @@ class Typer:
                 return list_of(entity_of(kind))
             if zd is not None and zd.per_entity is not None:
                 self.report("E0205", f"'{name}' is a zone per {zd.per_entity}, not one per player", span,
-                            f"name a {zd.per_entity}: s's {name} (for each s in p's "
+                            f"name a {zd.per_entity}: s's {name} (for each s in {whose} "
                             f"{self.d.entities[zd.per_entity].plural_name if zd.per_entity in self.d.entities else zd.per_entity + 's'})")
                 return ZONE
             if name in self.d.entities:     # `your ship`: the kind's name, not its plural
@@ -544,18 +546,18 @@ class Typer:
                 return self.field_type(self.d.player_fields[name])
             per = [z for z, zd in self.d.zones.items() if zd.per_player]
             self.report("E0206", f"unknown zone or attribute '{name}'", span,
-                        suggest(name, per + list(self.d.player_fields)) or self._not_a_players(name, per))
+                        suggest(name, per + list(self.d.player_fields)) or self._not_a_players(name, per, whose))
             return ANY
         return self._field_on(owner, name, span, "this")
 
-    def _not_a_players(self, name: str, per: list) -> str:
+    def _not_a_players(self, name: str, per: list, whose: str = "p's") -> str:
         """E0206's hint where no name of a player's is close: an entity's attribute or zone is read
         from one of them; else what a player has, or how to declare it when they have nothing."""
         for k in self.d.entities.values():
             zd = self.d.zones.get(name)
             if any(f.name == name for f in k.fields) or (zd is not None and zd.per_entity == k.name):
                 return (f"'{name}' is a {k.name}'s, not a player's: read it from one, e.g. "
-                        f"for each x in p's {k.plural_name}: ... x's {name}")
+                        f"for each x in {whose} {k.plural_name}: ... x's {name}")
         fields = list(self.d.player_fields)
         if not per and not fields:
             return (f"players have no zones or attributes of their own yet: declare it, e.g. "
@@ -566,7 +568,7 @@ class Typer:
 
     def t_Your(self, e, sc):
         self.need_you(f"your {e.name}", e.span, sc)
-        return self._possessive(PLAYER, e.name, e.span, sc)
+        return self._possessive(PLAYER, e.name, e.span, sc, "your")
 
     def t_FieldOf(self, e, sc):
         t = self.infer(e.obj, sc)

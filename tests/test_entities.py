@@ -516,9 +516,12 @@ def test_e0206_says_what_a_player_has_and_never_none(extra, hint):
 
 
 def test_e0206_on_an_entitys_attribute_read_from_a_player_names_the_kind():
-    diags, _ = _diags(HEAD + SHIP + "setup:\n    for each p in players:\n        set p's speed to 2\n")
+    diags, _ = _diags(HEAD + SHIP + "setup:\n    for each q in players:\n        set q's speed to 2\n"
+                      "        move top card of pool to q's crew\n")
     (d,) = [d for d in diags if d.code == "E0206"]
-    assert "a ship's, not a player's" in d.hint and "for each x in p's ships" in d.hint, d.hint
+    assert "a ship's, not a player's" in d.hint and "for each x in q's ships" in d.hint, d.hint
+    (d,) = [d for d in diags if d.code == "E0205"]
+    assert "for each s in q's ships" in d.hint, d.hint
 
 
 # ---------------------------------------------------------------- publishing
