@@ -330,25 +330,34 @@ class EventLog:
         shown = self.typed(m, v, t)
         return [budget.take(repr(shown) if nested else str(shown))]
 
-    def option_label(self, m, v, kind, budget: _Budget | None = None, player=None) -> str:
+    def option_label(self, m, v, kind, budget: _Budget | None = None, player=None, where: bool = False) -> str:
         """An option's label as `player` (the chooser) reads it: a card they may not see is
-        named by its place ("card 2 of Ann's hand", interpreter/visibility.py)."""
+        named by its place ("card 2 of Ann's hand", interpreter/visibility.py). `where`: a card
+        seen, or an action's card, is followed by its zone ("Salt (Ann's Caravan 1's cargo): Sell"),
+        for options that would read the same (`option_labels`)."""
         if kind.__class__ is not str and kind is not None and is_many(kind):     # an element, or done
-            return "done" if v is None else self.option_label(m, v, kind[1], budget, player)
+            return "done" if v is None else self.option_label(m, v, kind[1], budget, player, where)
         if kind.__class__ is not str and kind is not None and is_menu(kind):     # [i] or [i, element]
             label, inner = kind[1][v[0]]
             if len(v) == 1:
                 return label
-            item = self.option_label(m, v[1], inner, budget, player)
+            item = self.option_label(m, v[1], inner, budget, player, where)
             return f"{label}: {item}" if label is not None else item
         if kind == "action":
+            if where and v is not None:
+                index, _, c = v.partition(":")
+                c = int(c)
+                return (f"{m.card_label(c)} ({self.zone_name(m, m.st.card_zone[c])}): "
+                        f"{m.prog.actions[int(index)].label}")
             from .resolver import label
             return label(m, v)
         if kind == "card":
             if player is not None and player not in card_seers(m, v):
-                where = unseen_label(m, v, self.zone_name(m, m.st.card_zone[v]))
+                place = unseen_label(m, v, self.zone_name(m, m.st.card_zone[v]))
                 back = self.back(m, v) if m.prog.backs else "a card"
-                return where if back == "a card" else f"{where}: {back}"      # its back shows fields
+                return place if back == "a card" else f"{place}: {back}"      # its back shows fields
+            if where:
+                return f"{m.card_label(v)} ({self.zone_name(m, m.st.card_zone[v])})"
             return m.card_label(v)
         if kind.__class__ is not str and is_list_kind(kind) and isinstance(v, list):   # a group of them
             budget = budget or _Budget(None)
@@ -374,7 +383,18 @@ class EventLog:
         """The labels of a decision's options as `player` reads them; the texts built for them
         share one bound."""
         budget = _Budget(span)
-        return [self.option_label(m, o, kind, budget, player) for o in options]
+        labels = [self.option_label(m, o, kind, budget, player) for o in options]
+        if len(set(labels)) < len(labels):      # alike: each card's zone tells them apart, where it does
+            alike: dict[str, list[int]] = {}
+            for i, lab in enumerate(labels):
+                alike.setdefault(lab, []).append(i)
+            for same in alike.values():
+                if len(same) > 1:
+                    told = [self.option_label(m, options[i], kind, budget, player, True) for i in same]
+                    if len(set(told)) > 1:      # copies of one card in one zone are one choice to a player
+                        for i, lab in zip(same, told):
+                            labels[i] = lab
+        return labels
 
     # ------------------------------------------------------------------ events
     def emit(self, m, kind: str, span, data: dict, text, bounded: bool = True, weight: int | None = 0) -> None:
