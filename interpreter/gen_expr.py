@@ -48,12 +48,18 @@ def _charged(m, xs, span):
     """A collection about to be walked: none stops the game (E0802), its length is charged."""
     if xs is None:
         raise no_collection(span)
-    charge(m, len(xs), span)
+    st = m.st
+    st.work += len(xs)          # `charge`, inlined (on the hot path); it raises past the bound
+    if st.work > m.max_steps:
+        charge(m, 0, span)
     return xs
 
 
 def _charged_list(m, xs, span):
-    charge(m, len(xs), span)
+    st = m.st
+    st.work += len(xs)
+    if st.work > m.max_steps:
+        charge(m, 0, span)
     return xs
 
 

@@ -9,12 +9,13 @@ from dataclasses import dataclass, field
 
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.model import BUILTIN_EVENTS, Game
+from cardsmith.dsl.registry import ROUND_STARTED
 from cardsmith.dsl.types import ANY, CARD, PLAYER, Scope, list_of, ref_type
 
 from .compile_expr import ExprCompiler, zone_keys
 from .blocks import Snippet
 from .triggers import REPLACED
-from .compile_stmt import Code, Ctx, StmtCompiler
+from .compile_stmt import Code, Ctx, StmtCompiler, _goto
 from .gen_expr import ExprGen, Gen, Pool
 from . import caps, card_text, resolver
 from .reads import ATTRS, ZONES, names_in, reads, versioned
@@ -135,21 +136,28 @@ class Program:
                     fr.pc = len(code.ops)
                     return True
                 return began
-            code.emit(begin, span, ("begin_round", f'"{name}"; replaced → the end of the round'))
+            end = [0]
+            ks = self.pool.ref(span)
+            code.emit(begin, span, ("begin_round", f'"{name}"; replaced → the end of the round'),
+                      Snippet((f"_w = m.begin_round({name!r}, {ks})", f"if _w == {REPLACED}:",
+                               ("gotow", end, "    "), ("watch", "_w", "")), effect=(ATTRS, (ROUND_STARTED,))))
             self.stmts.block(rnd.body, Ctx(code, Scope()))
+            end[0] = code.here()
             self.round_code = code.id
         main = self.new_code("game")
         setup, rnd = self.setup_code, self.round_code
         gspan = d.game.span
         if setup is not None:
-            main.emit(lambda m, fr: m.push(setup, {}), gspan, ("push", "setup"))
+            main.emit(lambda m, fr: m.push(setup, {}), gspan, ("push", "setup"),
+                      Snippet((("watch", f"m.push({setup}, {{}})", ""),)))
         if rnd is not None:
             head = main.here()
-            main.emit(lambda m, fr: m.push(rnd, {}), gspan, ("push", f"round {d.rounds[0].name}"))
+            main.emit(lambda m, fr: m.push(rnd, {}), gspan, ("push", f"round {d.rounds[0].name}"),
+                      Snippet((("watch", f"m.push({rnd}, {{}})", ""),)))
 
             def again(m, fr):
                 fr.pc = head
-            main.emit(again, gspan, ("jump", [head]))
+            main.emit(again, gspan, ("jump", [head]), _goto([head]))
         return main.id
 
     def procedure_code(self, name: str, arg_types: tuple) -> int:
