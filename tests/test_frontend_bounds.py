@@ -143,9 +143,16 @@ def test_text_handed_in_directly_is_bounded_too():
 
 # ---------------------------------------------------------------- 3. fan-out, repeats, cycles, cascades
 
+def counted(parses: list):
+    """loader._module, recording each file it is asked for: a file's tree is made once, parsed
+    or taken from the cache folder (dsl/cache.py), so counting parses alone would miss a hit."""
+    real = loader._module
+    return lambda source, sink: parses.append(source.path) or real(source, sink)
+
+
 def test_a_file_importing_itself_five_times_is_parsed_once(monkeypatch):
     parses = []
-    monkeypatch.setattr(loader, "parse", lambda source: parses.append(source.path) or parse(source))
+    monkeypatch.setattr(loader, "_module", counted(parses))
     with deadline(30):
         diags, _ = check_file(str(FILES / "frontend_self_import.cards"))
     assert [(d.code, d.span.line) for d in diags] == [("E0909", n) for n in range(2, 7)]
@@ -181,7 +188,7 @@ def test_a_wide_fan_of_imports_parses_each_file_once(tmp_path, monkeypatch):
     files["f0.cards"] = files["f0.cards"] + HEAD
     write(tmp_path, files)
     parses = []
-    monkeypatch.setattr(loader, "parse", lambda source: parses.append(source.path) or parse(source))
+    monkeypatch.setattr(loader, "_module", counted(parses))
     started = time.perf_counter()
     game = load_game(str(tmp_path / "f0.cards"))
     elapsed = time.perf_counter() - started
@@ -208,7 +215,7 @@ def test_too_many_bytes_across_files_is_one_located_error(tmp_path, monkeypatch)
     files["game.cards"] = "".join(f'import "part{i}.cards"\n' for i in range(6)) + HEAD
     write(tmp_path, files)
     parses = []
-    monkeypatch.setattr(loader, "parse", lambda source: parses.append(source.path) or parse(source))
+    monkeypatch.setattr(loader, "_module", counted(parses))
     diags, _ = check_file(str(tmp_path / "game.cards"))
     assert [(d.code, d.span.line) for d in diags] == [("E0911", 3)]     # 3 x 620 bytes + the game
     assert "MAX_TOTAL_BYTES" in diags[0].message

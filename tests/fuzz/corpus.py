@@ -87,6 +87,11 @@ class Workspace:
         self.root.mkdir(parents=True, exist_ok=True)
         for s in seeds():
             shutil.copyfile(REPO / s.name, self.root / Path(s.name).name)
+        # a game's modules live in a folder beside it (`import "eve/military.cards"`)
+        for glob in SEED_GLOBS:
+            for folder in sorted(p for p in (REPO / glob).parent.iterdir() if p.is_dir()):
+                if any(folder.rglob("*.cards")):
+                    shutil.copytree(folder, self.root / folder.name, dirs_exist_ok=True)
         self.base = {p.name for p in self.root.iterdir()}
         self.path = self.root / MUTANT_NAME
 
