@@ -63,13 +63,18 @@ def t_ShortestPath(self, e, sc):
 def t_PlaceMark(self, e, sc):
     from .checks.boards import place_mark
     self.want(e.player, T.PLAYER, sc)
+    toward = self.d.toward_fields.get(e.name)
+    if toward is not None:          # `player toward a player has:`: p's attribute toward the player q
+        self.want(e.place, T.PLAYER, sc)
+        return self.field_type(toward)
     _want_place(self, e.place, sc)
     fd = place_mark(self.d, e.name)
     if fd is None:
-        marks = sorted({m for b in self.d.boards.values() for m in getattr(b, "marks", ())})
-        self.report("E0245", f"no board gives players a mark '{e.name}' on its places", e.span,
-                    T.suggest(e.name, marks) or "declare it on the board: player on a place has: with "
-                    f"{e.name}: number = 0 on an indented line")
+        marks = sorted({m for b in self.d.boards.values() for m in getattr(b, "marks", ())} | set(self.d.toward_fields))
+        self.report("E0245", f"no board gives players a mark '{e.name}' on its places, and no "
+                             f"'player toward a player has:' declares it", e.span,
+                    T.suggest(e.name, marks) or "declare it on the board: player on a place has: (or, toward "
+                    f"other players, player toward a player has:) with {e.name}: number = 0 on an indented line")
         return T.ANY
     return self.field_type(fd)
 

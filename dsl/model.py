@@ -39,6 +39,10 @@ class Declarations:
     card_types: dict[str, A.CardTypeDecl] = field(default_factory=dict)
     player_fields: dict[str, A.FieldDecl] = field(default_factory=dict)
     game_fields: dict[str, A.FieldDecl] = field(default_factory=dict)
+    # `player toward a player has:`: what each player has toward each other player (read as
+    # `the intel of p on q`, a PlaceMark whose name no board declares; defaults in toward_defaults)
+    toward_fields: dict[str, A.FieldDecl] = field(default_factory=dict)
+    toward_defaults: dict[str, object] = field(default_factory=dict)
     zones: dict[str, A.ZoneDecl] = field(default_factory=dict)
     # entity kinds by name (`entity ship: per player, at most 3`: dsl/checks/entities.py), and the
     # values each new one's attributes start with (set by the entity checks)

@@ -236,8 +236,11 @@ RESOLVED = _event("resolved", (("card", "card"), ("negated", "flag")),
                   "an effect has resolved", "an effect would resolve", "resolver:build_after_resolve")
 COUNTERED = _event("countered", (("card", "card"),),
                    "an effect is countered", "an effect would be countered", "resolver:counter")
-TARGETED = _event("targeted", (("card", "card"), ("source", "card"), ("player", "player"), ("ability", "text")),
-                  "a card becomes the target of an action", "a card would become the target of an action",
+# `card` the card targeted, or `target` the player targeted (the other one none)
+TARGETED = _event("targeted", (("card", "card"), ("source", "card"), ("player", "player"), ("ability", "text"),
+                               ("target", "player")),
+                  "a card or a player becomes the target of an action",
+                  "a card or a player would become the target of an action",
                   "resolver:commit")
 
 # entities (docs/language.md, "entity"): `when created where entity is a ship:`; `entity` is one of

@@ -221,7 +221,7 @@ class ToAst(Transformer):
         return ("back", tuple(str(t) for t in ch), self._span(meta))
 
     def attr_owner(self, meta, ch):
-        return str(ch[0])
+        return "toward" if len(ch) > 1 else str(ch[0])
 
     def attrs_decl(self, meta, ch):
         owner = ch[0]

@@ -192,8 +192,31 @@ def _has(board: Board, key: str, name: str, table_name: str, span):
                         code=NOT_A_PLACE)
 
 
+def toward_key(name: str, seat: int) -> str:
+    """Where `player toward a player has:` keeps p's `name` toward the player in 0-based `seat`:
+    in p's own attributes (so a view shows it), under `intel.2` for seat 2, a key no designer can
+    write (a name has no dot)."""
+    return f"{name}.{seat + 1}"
+
+
+def _x_toward(self, e, sc):
+    """`the intel of p on q`: p's attribute toward the player q (`player toward a player has:`)."""
+    who, whom, name = self.compile(e.player, sc), self.compile(e.place, sc), e.name
+    default = self.d.toward_defaults.get(name)
+
+    def toward(m, env):
+        p, q = who(m, env), whom(m, env)
+        if p is None or q is None:
+            return None
+        return m.st.players[p].get(toward_key(name, q), default)
+    return toward
+
+
 def x_PlaceMark(self, e, sc):
-    """`the influence of p on s`: p's mark on the place (its starting value until set)."""
+    """`the influence of p on s`: p's mark on the place (its starting value until set); a name
+    `player toward a player has:` declares is p's attribute toward the player s instead."""
+    if e.name in self.d.toward_fields:
+        return _x_toward(self, e, sc)
     who, at, table, name = self.compile(e.player, sc), self.compile(e.place, sc), _table(self), e.name
 
     def mark(m, env):
@@ -226,6 +249,13 @@ def mark_setter(self, target, ctx):
     compile_stmt's assignment; the owner is [place, seat]."""
     from cardsmith.dsl.checks.boards import place_mark
     getter = self.x.compile(target, ctx.sc)
+    if target.name in self.d.toward_fields:     # `player toward a player has:`: owner [p, q]
+        who_t, whom_t = self.x.compile(target.player, ctx.sc), self.x.compile(target.place, ctx.sc)
+
+        def pair(m, env):
+            p, q = who_t(m, env), whom_t(m, env)
+            return None if p is None or q is None else [p, q]
+        return getter, ("toward", pair, target.name), self.d.toward_fields[target.name]
     who, at, table = self.x.compile(target.player, ctx.sc), self.x.compile(target.place, ctx.sc), _table(self.x)
 
     def owner(m, env):
@@ -286,6 +316,23 @@ def assign_place(m, kind: str, owner, name: str, value, span) -> bool:
     return True
 
 
-__all__ = ["x_PlacesAdjacent", "x_PlacesWithin", "x_PlacesOf", "x_DistanceBetween", "x_ShortestPath",
+def assign_toward(m, owner, name: str, value, span) -> bool:
+    """The machine's `assign` for `player toward a player has:` (`owner` [p, q]): kept in p's
+    attributes under toward_key, and logged as "Ann's intel on Bob becomes 2"."""
+    from .reads import ATTRS
+    if owner is None:
+        raise RuleError(f"there is no player here to set '{name}' of", span)
+    p, q = owner
+    m.st.players[p][toward_key(name, q)] = value
+    m.dirty |= ATTRS
+    m.ver += 1
+    if m.log.on:
+        player, other = m.log.player_name(p), m.log.player_name(q)
+        m.log.emit(m, "set", span, {"what": f"{player}'s {name} on {other}", "value": value},
+                   [player, "'s ", f"{name} on {other} becomes ", *m.log.typed_parts(m, value, None, span)])
+    return True
+
+
+__all__ = ["toward_key", "assign_toward", "x_PlacesAdjacent", "x_PlacesWithin", "x_PlacesOf", "x_DistanceBetween", "x_ShortestPath",
            "x_PlaceMark", "b_adjacent", "b_distance", "place_field", "mark_setter", "field_setter", "assign_place", "places", "path",
            "distances"]

@@ -19,6 +19,7 @@ from .machine import DEFAULT_MAX_STEPS, Machine
 from .program import program_for
 from .state import GameState
 from .entities import key_seat, view as entities_view, entity_of_zone
+from .compile_boards import toward_key
 from .visibility import back_of, card_seers, known_to, rule_of, sees
 
 SAVE_FORMAT = "cardsmith-save/1"
@@ -52,7 +53,8 @@ def initial_state(game: Game, n: int, seed: int) -> GameState:
         owner.append(int(seat) if seat else None)
     return GameState(
         zones=zones, card_zone=card_zone, face_up=face_up, cards=cards, owner=owner,
-        players=[dict(d.player_defaults) for _ in range(n)], out=[False] * n,     # as the checker computed them
+        players=[{**d.player_defaults, **{toward_key(name, q): v for name, v in d.toward_defaults.items()     # as the
+                                          for q in range(n) if q != p}} for p in range(n)], out=[False] * n,  # checker computed
         game=dict(d.game_defaults), frames=[], pending=None, result=None,
         rng=R.seed_state(seed), steps=0, round=0, active=None, checks=[False] * len(d.end_checks),
         event_n=0, step_path=[], script={}, failures=[], stack=[], used={}, windows=0, turns=0, stack_n=0,

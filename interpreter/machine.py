@@ -23,7 +23,7 @@ from . import parts as _parts
 from .entities import key_seat
 from . import rng as R
 from .errors import GameAborted, RuleError, charge
-from .compile_boards import assign_place
+from .compile_boards import assign_place, assign_toward
 from .blocks import block
 from .decisions import Decisions
 from .log import EventLog, TextTooLong
@@ -548,6 +548,8 @@ class Machine(Triggers, Decisions, Scenarios):
             raise too_large(value, span)
         if kind in ("place", "mark"):     # a place's field, a player's mark on a place (compile_boards.py)
             return assign_place(self, kind, owner, name, value, span)
+        if kind == "toward":              # `player toward a player has:` (compile_boards.py)
+            return assign_toward(self, owner, name, value, span)
         if kind == "part":                # a part of a card's field (interpreter/parts.py)
             return _parts.assign(self, owner, name, value, span, ATTRS)
         if kind == "entity":              # an entity's attribute (interpreter/entities.py)

@@ -237,15 +237,21 @@ def commit(m, player: int, key: str, targets: dict | None, span) -> None:
             for i, ((n, v), k) in enumerate(zip(targets.items(), kinds)):
                 text += [" targeting " if i == 0 else " and ", _target_part(m, v, k)]
         m.log.emit(m, "stack", entry.ability.span, data, text + [f" (on the stack, {len(st.stack)} deep)"])
-    windows = m.prog.windows_after.get(ACTION_USED) or (targets and m.prog.windows_after.get(TARGETED))
-    if not windows:
+    # each card or player targeted: `card` names a card, `target` a player (the other is none)
+    hit = [{"card": v if kind == CARD else None, "source": c, "player": player, "ability": entry.label,
+            "target": None if kind == CARD else v}
+           for (n, v), (_n, _coll, kind, _s) in zip(targets.items(), entry.targets) if v is not None] if targets else ()
+    after_use = m.prog.windows_after.get(ACTION_USED)
+    if not (after_use or (hit and m.prog.windows_after.get(TARGETED))):
         resolve_top(m, span)          # no window answers actions: it resolves at once
-    if targets:
-        hit = [{"card": v, "source": c, "player": player, "ability": entry.label}
-               for (n, v), (_n, _coll, kind, _s) in zip(targets.items(), entry.targets)
-               if kind == CARD and v is not None]
-        if hit:
-            m.announce_all(TARGETED, hit, span)
+    if hit:
+        if after_use and not st.windows:
+            # a window after `action_used` opens once the triggers of the whole use have resolved,
+            # those of `targeted` too: it waits below them (announce_all finds it waiting, and
+            # does not push it again), so an answer to the targeting resolves before the action
+            for code_id in reversed(after_use):
+                m.push(code_id, {})
+        m.announce_all(TARGETED, hit, span)
     m.announce(ACTION_USED, {"card": c, "player": player}, span)
 
 

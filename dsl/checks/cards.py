@@ -338,4 +338,5 @@ def cards(d: Declarations, sink: DiagnosticSink) -> list[CardDef]:
     # What each player and the game start with: checked and computed here, once; the engine reads them
     d.player_defaults = {name: _default(fd, d, sink) for name, fd in d.player_fields.items()}
     d.game_defaults = {name: _default(fd, d, sink) for name, fd in d.game_fields.items()}
+    d.toward_defaults = {name: _default(fd, d, sink) for name, fd in d.toward_fields.items()}
     return out

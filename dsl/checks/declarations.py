@@ -70,9 +70,10 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
                         sink.error("E0104", f"field '{f.name}' of '{decl.name}' is declared twice or is reserved",
                                    f.span, ", ".join(f"'{n}'" for n in RESERVED_FIELDS) + " are built into every card")
             case A.AttrsDecl():
-                table = d.player_fields if decl.owner == "player" else d.game_fields
+                table = {"player": d.player_fields, "toward": d.toward_fields}.get(decl.owner, d.game_fields)
                 for f in decl.fields:
-                    unique(f"{decl.owner} attribute", f.name, f.span, table, f)
+                    unique("player toward a player attribute" if decl.owner == "toward" else f"{decl.owner} attribute",
+                           f.name, f.span, table, f)
             case A.ZoneDecl():
                 unique("zone", decl.name, decl.span, d.zones, decl)
                 if decl.owner_knows and not (decl.per_player and decl.visibility == "public"):

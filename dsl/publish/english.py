@@ -683,10 +683,15 @@ def _when(event: str, pinned: dict, ctx: Ctx) -> tuple[str, dict]:
     left = dict(pinned)
     if event not in ctx.decls.events and event in BUILTIN_PHRASES:
         phrase = BUILTIN_PHRASES[event]
-        for param, noun in (("card", "a card"), ("player", "a player")):
+        # `targeted`: "a card or a player becomes ...", pinned by its card or by its target player
+        for param, noun in (("card", "a card or a player"), ("target", "a card or a player"), ("card", "a card"),
+                            ("player", "a player")):
             if param in left and phrase.startswith(noun + " "):
                 who = left.pop(param)
-                phrase = who + " " + be(who, phrase[len(noun) + 1:].split(" ", 1)[0]) + \
+                verb = be(who, phrase[len(noun) + 1:].split(" ", 1)[0])
+                if who == "you" and verb.endswith("s") and verb not in ("is", "has"):
+                    verb = verb[:-1]        # "you become the target", "you use an action"
+                phrase = who + " " + verb + \
                     (" " + phrase[len(noun) + 1:].split(" ", 1)[1] if " " in phrase[len(noun) + 1:] else "")
                 break
         return phrase, left

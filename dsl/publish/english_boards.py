@@ -50,6 +50,10 @@ def describe_ShortestPath(e: A.ShortestPath, ctx: Ctx) -> str:
 
 @describer
 def describe_PlaceMark(e: A.PlaceMark, ctx: Ctx) -> str:
+    if e.name in ctx.decls.toward_fields:       # `player toward a player has:`: "your intel on Ben"
+        from .phrases import poss
+        from .words import display_name
+        return f"{poss(e.player, ctx)} {display_name(ctx.decls, 'field', e.name)} on {np(e.place, ctx)}"
     return f"the {e.name.replace('_', ' ')} of {np(e.player, ctx)} on {np(e.place, ctx)}"
 
 

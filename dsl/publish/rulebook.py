@@ -437,6 +437,14 @@ class BookBuilder:
             rows = [[field_label(d, f.name), E.describe_field(f, self.ctx), E.clean(" ".join(f.docs))]
                     for f in fields.values()]
             s.blocks.append(Block("table", title="Attributes", columns=["Attribute", "Kind", "Description"], rows=rows))
+        if d.toward_fields:                     # `player toward a player has:`
+            s = self.sub(sec, "What each player has toward each other player")
+            rows = [[field_label(d, f.name), E.describe_field(f, self.ctx), E.clean(" ".join(f.docs))]
+                    for f in d.toward_fields.values()]
+            s.blocks.append(prose(["Each player keeps these apart for each other player: Ann's intel on Ben "
+                                   "is not Ben's on Ann, nor Ann's on Cy.".replace("intel", rows[0][0])]))
+            s.blocks.append(Block("table", title="Attributes toward each other player",
+                                  columns=["Attribute", "Kind", "Description"], rows=rows))
         if d.enums:
             s = self.sub(sec, "Lists of values")
             s.blocks.append(Block("list", texts=[f"{e.name}: {', '.join(value_label(d, m) for m in e.members)}."
@@ -709,7 +717,7 @@ class BookBuilder:
         if self._targets():         # docs/language.md, "Targets"
             self.sub(sec, "Targets").blocks.append(prose([
                 "An action that names a target has it chosen by the player who uses it, as they use it: "
-                "before its costs are paid and before it waits on the stack. Each card chosen becomes the "
+                "before its costs are paid and before it waits on the stack. Each card or player chosen becomes the "
                 "target of the action at that moment, so abilities and answers can respond to it. When the "
                 "action resolves, each target is checked again: one that is no longer among those it could "
                 "be chosen from is left alone (the action fizzles for it), and an action with no target "
@@ -906,7 +914,8 @@ class BookBuilder:
             add(kind_word(d, e.name), "entity", [E.clean(" ".join(e.docs)), f"Each player may have up to {e.most}; "
                                                  "each has: " + ", ".join(["owner"] + [field_label(d, f.name)
                                                                                    for f in e.fields]) + "."])
-        for owner, fields in (("player attribute", d.player_fields), ("game attribute", d.game_fields)):
+        for owner, fields in (("player attribute", d.player_fields), ("game attribute", d.game_fields),
+                              ("attribute toward each other player", d.toward_fields)):
             for f in fields.values():
                 add(self.field_term(f.name), owner, [E.clean(" ".join(f.docs)),
                                                     E.cap(E.describe_field(f, self.ctx)) + "."])

@@ -119,7 +119,7 @@ def _labels_of(decls) -> Labels:
     fields: dict = {}
     flags: set = set()
     decl_lists = [ct.fields for ct in decls.card_types.values()]
-    decl_lists += [decls.player_fields.values(), decls.game_fields.values()]
+    decl_lists += [decls.player_fields.values(), decls.game_fields.values(), decls.toward_fields.values()]
     decl_lists += [e.fields for e in getattr(decls, "entities", {}).values()]     # an entity kind's `has:`
     for fds in decl_lists:
         for fd in fds:
