@@ -95,3 +95,12 @@ def test_the_rulebook_lists_the_attribute_and_says_the_targeting_of_a_player(spi
     assert "Add 1 to your Intel on" in text
     assert "When you become the target of an action" in text
     assert "Each card or player chosen becomes the target" in text
+
+
+def test_an_attribute_toward_players_that_resets_is_located_with_a_fix():
+    text = HEAD + "player toward a player has:\n    intel: number = 0, reset each turn\n"
+    with pytest.raises(CardsmithError) as err:
+        load_text(text, "game.cards")
+    first = err.value.diagnostics[0]
+    assert (first.code, first.span.line) == ("E0113", 4)
+    assert "player has:" in first.hint

@@ -74,6 +74,10 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
                 for f in decl.fields:
                     unique("player toward a player attribute" if decl.owner == "toward" else f"{decl.owner} attribute",
                            f.name, f.span, table, f)
+                    if decl.owner == "toward" and f.reset is not None:
+                        sink.error("E0113", f"'{f.name}', an attribute toward each other player, cannot reset each "
+                                   f"{f.reset}", f.span, "keep it a player attribute (player has:) to reset it, or "
+                                   f"set it back by a rule: for each q in players: set the {f.name} of p on q to 0")
             case A.ZoneDecl():
                 unique("zone", decl.name, decl.span, d.zones, decl)
                 if decl.owner_knows and not (decl.per_player and decl.visibility == "public"):
