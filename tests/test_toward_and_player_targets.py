@@ -104,3 +104,12 @@ def test_an_attribute_toward_players_that_resets_is_located_with_a_fix():
     first = err.value.diagnostics[0]
     assert (first.code, first.span.line) == ("E0113", 4)
     assert "player has:" in first.hint
+
+
+def test_a_name_both_toward_players_and_a_board_mark_is_an_error():
+    text = (HEAD + "player toward a player has:\n    fame: number = 0\n"
+            "board m:\n    places: A, B\n    player on a place has:\n        fame: number = 0\n")
+    with pytest.raises(CardsmithError) as err:
+        load_text(text, "game.cards")
+    first = err.value.diagnostics[0]
+    assert (first.code, first.span.line) == ("E0102", 4)

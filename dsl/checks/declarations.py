@@ -175,6 +175,10 @@ def declarations(module: A.Module, sink: DiagnosticSink) -> Declarations:
     for name in d.defines:
         if name in d.procedures:
             sink.error("E0102", f"'{name}' is both a value and a procedure", d.defines[name].span, "rename one")
+    for name, f in d.toward_fields.items():     # `the intel of p on q` reads one or the other
+        if any(name in getattr(b, "marks", ()) for b in d.boards.values()):
+            sink.error("E0102", f"'{name}' is both an attribute toward each other player and a mark on a board's "
+                                "places", f.span, "rename one: 'the ... of p on q' reads either")
     return d
 
 
