@@ -113,3 +113,11 @@ def test_a_name_both_toward_players_and_a_board_mark_is_an_error():
         load_text(text, "game.cards")
     first = err.value.diagnostics[0]
     assert (first.code, first.span.line) == ("E0102", 4)
+
+
+def test_the_language_server_lists_the_attributes_toward_players():
+    from cardsmith.dsl.lsp.index import build
+    path = GAMES / "spy_network.cards"
+    idx = build(str(path), path.read_text(encoding="utf-8"))
+    toward = [s for s in idx.symbols if s.name == "player toward a player has"]
+    assert [(c.name, c.kind) for c in toward[0].children] == [("intel", "attribute toward each other player")]

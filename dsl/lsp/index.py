@@ -169,6 +169,9 @@ def _declaration(index: FileIndex, seg: Segment, group: list) -> None:
         owner = f"{w0} attribute"
         sym = _sym(f"{w0} has", "attributes", path, toks[0], **span)
         sym.children = _fields(body, owner, path, w0, index.text)
+    elif words[:5] == ["player", "toward", "a", "player", "has"]:     # `player toward a player has:`
+        sym = _sym("player toward a player has", "attributes", path, toks[0], **span)
+        sym.children = _fields(body, "attribute toward each other player", path, "player", index.text)
     elif w0 == "cards" and len(toks) > 1 and toks[1].kind == "name":
         sym = _sym(words[1], "card table", path, toks[1], **span)
         sym.children = _table_cards(body, path, words[1], index.text)
