@@ -121,3 +121,16 @@ def test_the_language_server_lists_the_attributes_toward_players():
     idx = build(str(path), path.read_text(encoding="utf-8"))
     toward = [s for s in idx.symbols if s.name == "player toward a player has"]
     assert [(c.name, c.kind) for c in toward[0].children] == [("intel", "attribute toward each other player")]
+
+
+def test_go_to_definition_finds_the_attribute_toward_players():
+    from cardsmith.dsl.lsp.features import definitions
+    from cardsmith.dsl.lsp.index import Project, build
+    path = str(GAMES / "spy_network.cards")
+    text = (GAMES / "spy_network.cards").read_text(encoding="utf-8")
+    idx = build(path, text)
+    lines = text.split("\n")
+    use = next(i for i, ln in enumerate(lines) if "add 1 to the intel of you on o" in ln)
+    found = definitions(Project(idx, {path: idx}), path, use + 1, lines[use].index("intel") + 1)
+    declared = next(i for i, ln in enumerate(lines) if ln.strip().startswith("intel "))
+    assert [(s.name, s.line) for s in found] == [("intel", declared + 1)]
