@@ -212,13 +212,22 @@ def _from_line(text: str, line: int) -> str:
 
 
 _example_errors: dict[str, UnexpectedInput | None] = {}
+_examples_parser: list = [None]     # the parser whose states _example_errors holds
 
 
 def _parse_example(text: str) -> None:
-    """Parse one malformed example of the error table; its failure is computed once."""
+    """Parse one malformed example of the error table; its failure is computed once per parser.
+
+    The failures hold that parser's LALR states, and another instance (the tables built afresh
+    rather than read from the cache folder, after load_grammar's cache was cleared) may number
+    its states otherwise: so a new parser starts the table again."""
+    parser = load_grammar()
+    if _examples_parser[0] is not parser:
+        _example_errors.clear()
+        _examples_parser[0] = parser
     if text not in _example_errors:
         try:
-            load_grammar().parse(_prepare(text))
+            parser.parse(_prepare(text))
             _example_errors[text] = None
         except UnexpectedInput as error:
             _example_errors[text] = error

@@ -107,7 +107,7 @@ scenario "s" with 2 players:
     result = _run(text, "s")
     assert result.ok, result.failures
     said = [e["text"] for e in result.log if e["event"] == "say"]
-    assert said == ["top two: ['Two', 'Three'] count 7 Player 2"]
+    assert said == ["top two: Two and Three count 7 Player 2"]      # a list in words, as the log writes lists
 
 
 def test_say_does_not_show_a_hidden_card_to_the_other_players():

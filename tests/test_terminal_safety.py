@@ -369,7 +369,7 @@ def test_a_scenario_for_a_player_count_the_game_refuses_does_not_stop_the_run(tm
     captured = capsys.readouterr()
     assert "bad.cards:34:" in captured.err and "E0701" in captured.err     # located (the checker's)
     assert f"PASS  {good}: Also fine" in captured.out                       # the run went on
-    assert captured.out.rstrip().endswith("1 passed, 0 failed")             # to its summary
+    assert captured.out.rstrip().endswith("1 passed, 0 failed, 1 file with errors")   # to its summary, counting the file it could not run
 
 
 def test_test_has_max_steps(tmp_path, capsys):
