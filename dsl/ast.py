@@ -1391,6 +1391,9 @@ class StackDecl:
     span: Span
     name: str
     docs: tuple[str, ...]
+    # `holds triggered abilities [of T, ...]`: None (not said), () (all), or the card types named
+    holds: tuple[str, ...] | None = None
+    holds_span: Span | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -234,6 +234,11 @@ ACTION_USED = _event("action_used", (("card", "card"), ("player", "player")),
                      "a player uses an action", "a player would use an action", "resolver:use")
 RESOLVED = _event("resolved", (("card", "card"), ("negated", "flag")),
                   "an effect has resolved", "an effect would resolve", "resolver:build_after_resolve")
+# a triggered ability put on the stack as an item (`stack ...: holds triggered abilities`), so a
+# response window that opens after it can answer it before it resolves
+TRIGGERED = _event("triggered", (("card", "card"), ("player", "player")),
+                   "a triggered ability goes on the stack", "a triggered ability would go on the stack",
+                   "triggers:Triggers.announce_all")
 COUNTERED = _event("countered", (("card", "card"),),
                    "an effect is countered", "an effect would be countered", "resolver:counter")
 # `card` the card targeted, or `target` the player targeted (the other one none)

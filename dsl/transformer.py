@@ -585,7 +585,12 @@ class ToAst(Transformer):
         return ("order", ch[0])
 
     def stack_decl(self, meta, ch):
-        return A.StackDecl(self._span(meta), self._text(ch[0]), self._docs(ch[1:]))
+        holds = next((c for c in ch[1:] if isinstance(c, tuple) and c and c[0] == "holds"), None)
+        return A.StackDecl(self._span(meta), self._text(ch[0]), self._docs(ch[1:]),
+                           holds[1] if holds else None, holds[2] if holds else None)
+
+    def stack_holds(self, meta, ch):
+        return ("holds", tuple(str(c) for c in ch if _is_tok(c, "NAME")), self._span(meta))
 
     # ---- decks (docs/language.md, "Decks")
     def deck_rules_decl(self, meta, ch):

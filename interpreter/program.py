@@ -35,6 +35,7 @@ class TriggerEntry:
     key_param: str | None = None   # `where <param> = this`: only the card named by the event can match
     card_set: frozenset = frozenset()
     extra: dict = field(default_factory=dict)   # a keyword's arguments, bound in the ability's names
+    stacked: bool = False       # `stack ...: holds triggered abilities [of <its card type>]`: waits on the stack
 
 
 @dataclass
@@ -203,6 +204,9 @@ class Program:
     # ------------------------------------------------------------------ triggers
     def _index_triggers(self) -> None:
         d = self.decls
+        held = [st.holds for st in d.stacks if st.holds is not None]
+        held_all = any(not h for h in held)
+        held_types = {name for h in held for name in h}
         for ab, args, type_name, cards in self.ability_groups(A.Triggered):
             sc = self.ability_scope(ab, type_name)
             sc.event_params = self._event_params(ab.event)
@@ -212,12 +216,14 @@ class Program:
                      if ab in d.card_types[type_name].abilities else self.game.cards[cards[0]].name)
             label = f"{owner}: when {ab.event}"
             code_id = self._trigger_code(label, ab, cond, sc.child())
-            entry = TriggerEntry(ab, code_id, cond, self.blank_of(type_name), cards, label, extra=dict(args))
+            entry = TriggerEntry(ab, code_id, cond, self.blank_of(type_name), cards, label, extra=dict(args),
+                                 stacked=held_all or type_name in held_types)
             self.triggers.setdefault(ab.event, []).append(entry)
         for entries in self.triggers.values():
             for entry in entries:
                 entry.card_set = frozenset(entry.cards)
                 entry.key_param = self._key_param(entry.ability.cond, self._event_params(entry.ability.event))
+        self.stacked_triggers = any(e.stacked for entries in self.triggers.values() for e in entries)
 
     @staticmethod
     def _key_param(cond, params: dict) -> str | None:

@@ -27,7 +27,7 @@ nothing more than one on the class itself.
 from __future__ import annotations
 
 from cardsmith.dsl.registry import (ACTION_USED, COUNTERED, CREATED, DESTROYED, ELIMINATED, FLIPPED, MOVED, RESOLVED,
-                                    REVEALED, ROUND_STARTED, STEP_STARTED, TURN_STARTED)
+                                    REVEALED, ROUND_STARTED, STEP_STARTED, TRIGGERED, TURN_STARTED)
 
 # The engine's events whose `instead of` replaces the thing itself (the move, the flip, the
 # elimination, the step ...), decided where the engine does it, before it happens; the others
@@ -97,9 +97,32 @@ class Triggers:
                 self.log.emit(self, "trigger", entry.ability.span,
                               {"card": self.card_label(c), "player": seat, "on": event},
                               [self.log.card(self, c), f" of {self.log.player_name(seat)} triggers on {event}"])
+        if self.prog.stacked_triggers and self.prog.windows_after.get(TRIGGERED):
+            waiting = [f for f in fired if f[0].stacked]
+            if waiting:
+                fired = [f for f in fired if not f[0].stacked]
+                self._stack_triggers(event, waiting, span)
         for entry, c, seat, env in reversed(fired):
             self.push(entry.code_id, env)
         return True
+
+    def _stack_triggers(self, event: str, waiting: list, span) -> None:
+        """Triggers a `stack` declaration holds go on the stack as items (the first to resolve on
+        top), and `triggered` is raised for them as one moment, so that the response window that
+        opens after it lets the players answer them before they resolve (docs/language.md, "stack").
+        The others of the moment resolve at once, before them."""
+        st = self.st
+        for entry, c, seat, env in reversed(waiting):
+            st.stack_n += 1
+            extra = {k: v for k, v in env.items() if k not in ("$this", "$you")}
+            st.stack.append({"id": st.stack_n, "card": c, "player": seat, "code": entry.code_id, "negated": False,
+                             "label": f"when {entry.ability.event}", "extra": extra})
+            if self.log.on:
+                self.log.emit(self, "stack", entry.ability.span,
+                              {"card": self.card_label(c), "player": seat, "trigger": entry.label,
+                               "depth": len(st.stack)},
+                              [self.log.used(self, c, f"when {entry.ability.event}"), f" waits on the stack ({len(st.stack)} deep)"])
+        self.announce_all(TRIGGERED, [{"card": c, "player": seat} for entry, c, seat, env in waiting], span)
 
     def _window_waiting(self, code_id: int) -> bool:
         """Whether the window is already waiting to open after this moment: pushed by the

@@ -13,7 +13,7 @@ from ..bounds import MAX_PLAYERS
 from ..diagnostics import DiagnosticSink
 from ..model import BUILTIN_EVENTS, Declarations
 from ..registry import STATEMENT, dispatch
-from ..types import (ANY, CARD, CARD_PSEUDO_FIELDS, FLAG, NONE, NUMBER, PLAYER, TEXT, ZONE, Scope, Typer,
+from ..types import (ANY, CARD, CARD_PSEUDO_FIELDS, FLAG, NONE, NUMBER, PLAYER, TEXT, ZONE, Scope, Typer, card_type_hint,
                      compatible, elem, example, is_list, is_part, list_of, show, suggest)
 
 MAX_SETTLE_ROUNDS = 10      # replacement parameter types feeding calls feeding types: bounded
@@ -789,6 +789,10 @@ def bodies(d: Declarations, sink: DiagnosticSink) -> None:
             bc.sink.error("E0408", f"a group's value is an enum member, a text, a number or a flag, but this is {show(t)}",
                           g.expr.span, f"e.g. group \"Faction\" for {g.player} as {g.player}'s faction")
     scenarios(d, bc)
+    for st in d.stacks:         # `holds triggered abilities of T, ...`: card types the game declares
+        for name in st.holds or ():
+            if name not in d.card_types:
+                bc.sink.error("E0209", f"unknown card type '{name}'", st.holds_span, card_type_hint(name, d.card_types))
     for w in d.windows:
         for ev in w.after:
             if ev not in d.events and ev not in BUILTIN_EVENTS:

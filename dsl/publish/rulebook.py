@@ -738,6 +738,12 @@ class BookBuilder:
         for st in d.stacks:
             s = self.sub(sec, f"The stack: \u201c{E.clean(st.name)}\u201d")
             s.blocks.append(prose(st.docs or ["Effects wait here; the last one added resolves first."]))
+            if st.holds is not None:        # `holds triggered abilities [of T, ...]` (docs/language.md, "stack")
+                whose = ("Every triggered ability" if not st.holds else "The triggered abilities of "
+                         + E.join_and([E.clean(t) + " cards" for t in st.holds]))
+                s.blocks.append(prose([whose + " wait here before they resolve, so that the players can answer "
+                                       "them; an answer resolves first, and can stop the ability or leave it "
+                                       "without effect."]))
         for w in d.windows:
             s = self.sub(sec, f"Response window \u201c{E.clean(w.name)}\u201d")
             if w.docs:
