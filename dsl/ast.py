@@ -992,6 +992,7 @@ class Triggered:
     event: str
     cond: Expr | None
     body: Block
+    at_once: bool = False   # `, at once`: resolves at once even where the stack holds its type's triggers
 
 
 @dataclass(frozen=True, slots=True)

@@ -461,8 +461,13 @@ class ToAst(Transformer):
         return A.CardText(self._span(meta), ch[-1])
 
     def triggered(self, meta, ch):
+        at_once = ("at_once",) in ch
+        ch = [c for c in ch if c != ("at_once",)]
         cond = ch[1] if len(ch) == 3 else None
-        return A.Triggered(self._span(meta), str(ch[0]), cond, ch[-1])
+        return A.Triggered(self._span(meta), str(ch[0]), cond, ch[-1], at_once)
+
+    def trigger_at_once(self, meta, ch):
+        return ("at_once",)
 
     def activated(self, meta, ch):
         acts = []

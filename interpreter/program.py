@@ -217,7 +217,7 @@ class Program:
             label = f"{owner}: when {ab.event}"
             code_id = self._trigger_code(label, ab, cond, sc.child())
             entry = TriggerEntry(ab, code_id, cond, self.blank_of(type_name), cards, label, extra=dict(args),
-                                 stacked=held_all or type_name in held_types)
+                                 stacked=not ab.at_once and (held_all or type_name in held_types))
             self.triggers.setdefault(ab.event, []).append(entry)
         for entries in self.triggers.values():
             for entry in entries:

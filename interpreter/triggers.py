@@ -116,12 +116,12 @@ class Triggers:
             st.stack_n += 1
             extra = {k: v for k, v in env.items() if k not in ("$this", "$you")}
             st.stack.append({"id": st.stack_n, "card": c, "player": seat, "code": entry.code_id, "negated": False,
-                             "label": f"when {entry.ability.event}", "extra": extra})
+                             "label": "triggered ability", "extra": extra})
             if self.log.on:
                 self.log.emit(self, "stack", entry.ability.span,
                               {"card": self.card_label(c), "player": seat, "trigger": entry.label,
                                "depth": len(st.stack)},
-                              [self.log.used(self, c, f"when {entry.ability.event}"), f" waits on the stack ({len(st.stack)} deep)"])
+                              [self.log.used(self, c, "triggered ability"), f" waits on the stack ({len(st.stack)} deep)"])
         self.announce_all(TRIGGERED, [{"card": c, "player": seat} for entry, c, seat, env in waiting], span)
 
     def _window_waiting(self, code_id: int) -> bool:

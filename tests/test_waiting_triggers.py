@@ -29,11 +29,11 @@ def test_the_log_shows_the_beacon_waiting_and_the_lamp_resolving_first():
     result = run_scenario(load_game(str(GAMES / "waiting_triggers.scenarios.cards")),
                           "An answer to a waiting Beacon resolves before it")
     texts = [e["text"] for e in result.log]
-    waits = texts.index("Beacon: when step_started waits on the stack (1 deep)")
+    waits = texts.index("Beacon: triggered ability waits on the stack (1 deep)")
     assert texts[waits + 1] == "Player 1's lamps becomes 1"         # not held: at once
     assert texts[waits + 2] == "response window Answers opens"
     peek = texts.index("Peek: Peek resolves")
-    assert peek < texts.index("Beacon: when step_started resolves") < texts.index("Player 1's score becomes 3")
+    assert peek < texts.index("Beacon: triggered ability resolves") < texts.index("Player 1's score becomes 3")
 
 
 def test_without_a_window_after_triggered_the_line_changes_nothing():
@@ -60,5 +60,16 @@ def test_all_triggered_abilities_can_be_held():
     text = SOURCE.replace("holds triggered abilities of Beacon", "holds triggered abilities")
     log = run_game(load_text(text), 2, 5, log=True).m.log.events
     texts = [str(e.get("text")) for e in log]
-    assert any(t.startswith("Lamp: when step_started waits on the stack") for t in texts)
-    assert any(t.startswith("Beacon: when step_started waits on the stack") for t in texts)
+    assert any(t.startswith("Lamp: triggered ability waits on the stack") for t in texts)
+    assert any(t.startswith("Beacon: triggered ability waits on the stack") for t in texts)
+
+
+def test_a_when_at_once_is_never_held():
+    text = SOURCE.replace("holds triggered abilities of Beacon", "holds triggered abilities").replace(
+        'card type Lamp:\n    when step_started where step = "Shine":',
+        'card type Lamp:\n    when step_started where step = "Shine", at once:')
+    assert "at once" in text
+    texts = [str(e.get("text")) for e in run_game(load_text(text), 2, 5, log=True).m.log.events]
+    assert any(t.startswith("Beacon: triggered ability waits on the stack") for t in texts)
+    assert not any(t.startswith("Lamp: triggered ability") for t in texts)
+    assert "Player 1's lamps becomes 1" in texts

@@ -716,6 +716,8 @@ def describe_Triggered(ab: A.Triggered, ctx: Ctx) -> Line:
         if "this card" in phrase and said.startswith("this card "):
             said = "it " + said[len("this card "):]          # "When this card is revealed, if it has ..."
         head += f", if {said}"
+    if ab.at_once:              # `, at once`: never waits on the stack (docs/language.md, "stack")
+        head += " (at once: it cannot be answered)"
     docs, body = _docs_first(ab.body)
     return Line(head + ":", tuple(docs + describe_block(body, inner)))
 

@@ -740,7 +740,7 @@ class BookBuilder:
             s.blocks.append(prose(st.docs or ["Effects wait here; the last one added resolves first."]))
             if st.holds is not None:        # `holds triggered abilities [of T, ...]` (docs/language.md, "stack")
                 whose = ("Every triggered ability" if not st.holds else "The triggered abilities of "
-                         + E.join_and([E.clean(t) + " cards" for t in st.holds]))
+                         + E.join_and([E.clean(t) for t in st.holds]) + " cards")
                 s.blocks.append(prose([whose + " wait here before they resolve, so that the players can answer "
                                        "them; an answer resolves first, and can stop the ability or leave it "
                                        "without effect."]))
