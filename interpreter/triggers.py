@@ -12,6 +12,9 @@ simultaneous triggers), "`when`: triggered abilities", "`order simultaneous trig
   seat 1), then card order, never by dict order. They are pushed as frames with the first to
   resolve on top, so what each triggers in turn resolves before the next: last in, first out.
 * A response window declared after the event opens once those triggers have resolved.
+* A trigger the game's `stack` holds (`holds triggered abilities [of T]`, not `, at once`)
+  goes on the stack as an item instead, and `triggered` is raised for those of the moment,
+  when a window opens after `triggered` (`_stack_triggers`); the others run first.
 * An `instead of` ability runs in place of the procedure or event; when several apply, the
   first by the same order runs, and each applies once to an event (`$replaced` in its frame).
   For the engine's own events it replaces the thing itself, asked before the engine does it:
