@@ -286,6 +286,7 @@ CASES: tuple[Case, ...] = (
     Case("E0110", 2, checked(f'game "T":\n    players: 2 to {MAX_PLAYERS + 1}\n')),
     Case("E0111", 3, checked(HEAD + "override as soon as count(players) = 1:\n    first(players) wins\n")),
     Case("E0112", 3, checked(HEAD + "zone pool: shared, face down known to its owner\n")),
+    Case("E0113", 4, checked(HEAD + "player toward a player has:\n    intel: number = 0, reset each turn\n")),
     Case("E0120", 5, checked(HEAD + "card type System:\n    tier: number\n    back shows: teir\n")),
     Case("E0135", 5, checked(HEAD + "card type System:\n    tier: number\n    parts tier: 2\n        built: flag = no\n")),
     # --- names (dsl/types.py, dsl/checks/) ---
