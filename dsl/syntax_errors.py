@@ -381,6 +381,16 @@ def _reserved_word(token: Token, here: "_Text", parser) -> Diagnostic | None:
     word = before[start:]
     if not word or word not in _words_of(parser) or (start and before[start - 1] in "\"'"):
         return None
+    if not _parses_renamed(token, here, parser, line, start, word):
+        return None
+    other = _OTHER_NAMES.get(word, f"{word}_no")
+    return _diagnostic(PROBLEMS["E0021"], here.span(token.line, start + 1, start + 1 + len(word)),
+                       found=f"'{word}'", expected=f"'{other}'")
+
+
+def _parses_renamed(token: Token, here: "_Text", parser, line: str, start: int, word: str) -> bool:
+    """Does the declaration parse past the failing token once `word` (at `start` of the token's
+    line) is renamed? Then the word of the language was the mistake, not what follows it."""
     first = token.line
     while first > 1 and not re.match(r"[A-Za-z_]", here.line(first)):
         first -= 1
@@ -392,12 +402,10 @@ def _reserved_word(token: Token, here: "_Text", parser) -> Diagnostic | None:
         at = (getattr(failure, "line", 0), getattr(failure, "column", 0))
         end = getattr(getattr(failure, "token", None), "type", None) in ("$END", "_DEDENT")
         if not end and not isinstance(failure, UnexpectedEOF) and at <= (token.line, token.column):
-            return None
+            return False
     except (IndentationProblem, LarkError):     # no sign that the word was the mistake
-        return None
-    other = _OTHER_NAMES.get(word, f"{word}_no")
-    return _diagnostic(PROBLEMS["E0021"], here.span(token.line, start + 1, start + 1 + len(word)),
-                       found=f"'{word}'", expected=f"'{other}'")
+        return False
+    return True
 
 
 def _reserved_here(token: Token, here: "_Text", parser, expected: set) -> Diagnostic | None:
@@ -412,19 +420,7 @@ def _reserved_here(token: Token, here: "_Text", parser, expected: set) -> Diagno
     start = token.column - 1
     if line[start:start + len(word)] != word:
         return None
-    first = token.line
-    while first > 1 and not re.match(r"[A-Za-z_]", here.line(first)):
-        first -= 1
-    renamed = line[:start] + "_" + word[1:] + line[start + len(word):]
-    text = "\n" * (first - 1) + "\n".join(here.lines[first - 1:token.line - 1] + [renamed]) + "\n"
-    try:
-        parser.parse(text)
-    except UnexpectedInput as failure:
-        at = (getattr(failure, "line", 0), getattr(failure, "column", 0))
-        end = getattr(getattr(failure, "token", None), "type", None) in ("$END", "_DEDENT")
-        if not end and not isinstance(failure, UnexpectedEOF) and at <= (token.line, token.column):
-            return None
-    except (IndentationProblem, LarkError):
+    if not _parses_renamed(token, here, parser, line, start, word):
         return None
     other = _OTHER_NAMES.get(word, f"{word}_no")
     return _diagnostic(PROBLEMS["E0021"], here.span(token.line, token.column, token.column + len(word)),
