@@ -1163,7 +1163,7 @@ class ZoneDecl:
 
 @dataclass(frozen=True, slots=True)
 class EntityDecl:
-    """`entity ship "Runabout": per player, at most 3, plural ships` with its text and `has:` its
+    """`entity boat "Launch": per player, at most 3, plural boats` with its text and `has:` its
     attributes (field declarations, like `player has:`)."""
     span: Span
     name: str

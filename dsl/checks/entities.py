@@ -1,7 +1,7 @@
 """Entity kinds (docs/language.md, "entity"): things a player owns several of, each with its own
 attributes and zones, created and destroyed during play.
 
-    entity ship "Runabout": per player, at most 3
+    entity boat "Launch": per player, at most 3
         has:
             proximity: number = 0, at least 0
     zone crew: per ship, unordered, public

@@ -67,7 +67,7 @@ def describe_IsInPlay(e: A.IsInPlay, ctx: Ctx) -> str:
 
 
 def whose(decls, z) -> str:
-    """Whose a zone is, as the rulebook's tables say it: "each player", "each Runabout", "shared"."""
+    """Whose a zone is, as the rulebook's tables say it: "each player", "each Boat", "shared"."""
     if z.per_player:
         return "each player"
     if getattr(z, "per_entity", None) is not None:
