@@ -3,8 +3,8 @@ attributes and zones, created and destroyed during play.
 
     entity boat "Launch": per player, at most 3
         has:
-            proximity: number = 0, at least 0
-    zone crew: per ship, unordered, public
+            speed: number = 0, at least 0
+    zone crew: per boat, unordered, public
 
 Part of pass 1 (dsl/checks/declarations.py): `index_entity` files a declaration and checks it
 alone; `check_entities` checks what needs every declaration (zones `per <kind>`, names that
