@@ -94,6 +94,58 @@ round "Round":
     assert len(hexagons) == 3          # after the announce, and after each of the two steps
 
 
+ANY_MOMENT = '''
+game "Quick Steps":
+    players: 2 to 2
+    summary: "x"
+zone deck: per player
+zone hand: per player
+game has:
+    nights: number = 0
+event played(card: card)
+card type Trick:
+    action "Wink" from hand, at any time:
+        say "wink"
+response window "Quick":
+    "At any moment, the players may answer."
+    opens at any moment
+as soon as nights > 3:
+    the game is a draw
+round "Round":
+    phase "Morning":
+        step "Draw":
+            move top card of first(players)'s deck to first(players)'s hand
+        step "Play":
+            announce played(top card of first(players)'s deck)
+        step "Rest":
+            say "rest"
+    step "Night":
+        add 1 to nights
+'''
+
+
+def test_a_window_open_at_any_moment_is_drawn_once_beside_the_flow():
+    """`opens at any moment`: one hexagon saying when it opens, in its own dashed box, joined to
+    nothing (an invisible edge only places it under the end checks), not one before each of the
+    five steps and phases nor after the announce."""
+    game = load_text(ANY_MOMENT)
+    dot = D.dot_source(game.decls, "phases")
+    hexagons = re.findall(r'^\s*(n\d+) \[label="response window “Quick”\\nopens as each step\\nbegins and after every\\nevent[^"]*"'
+                          r'[^\]]*shape=hexagon', dot, re.M)
+    assert len(hexagons) == 1 and dot.count("shape=hexagon") == 1
+    assert re.search(r'label="At any moment: the response windows"[^\n]*style=dashed', dot)
+    (h,) = hexagons
+    ways = re.findall(rf"^\s*(\w+) -> (\w+)(.*)$", dot, re.M)
+    touching = [rest for a, b, rest in ways if h in (a, b)]
+    assert touching and all("style=invis" in rest for rest in touching)
+    # the steps follow one another directly
+    es = edges(dot)
+    assert ("Step “Draw”", "Step “Play”", "") in es and ("Step “Play”", "Step “Rest”", "") in es
+    # each part of a split diagram draws it once too
+    for key, source, _ in D.phase_parts(game.decls):
+        assert source.count("shape=hexagon") == 1, key
+
+
 def test_space_war_zones_show_every_move_with_its_rule(space_war):
     es = {(a.split("\\n")[0], b.split("\\n")[0]): lab for a, b, lab in edges(D.dot_source(space_war.decls, "zones"))}
     z = {name: zone_label(space_war.decls, name) for name in space_war.decls.zones}     # display names

@@ -4,7 +4,8 @@ Phases: setup, each round, and inside them the phases and steps as nested cluste
 order they are played; loops (`repeat`, `repeat until ...`, `repeat N times`, `for each`
 around flow) as a head node with the way back and the way out; branches (`if` / `else`,
 `may`) as a diamond whose edges carry their conditions; secret choices; response windows
-(hexagons) where a window opens; `as soon as` end checks beside the flow. Statements that do
+(hexagons) where a window opens, and a window that opens at any moment once, beside the
+flow (not before every step); `as soon as` end checks beside the flow. Statements that do
 not shape the flow are summarised, in English, in small notes.
 
     round "Contest":                       ┌ Round “Contest” ────────────────┐
@@ -92,9 +93,11 @@ class PhaseDiagram:
         self.edges: list[tuple] = []
         self.calls: list[str] = []        # procedures being walked (no recursion)
         self.windows: dict[str, list[str]] = {}
+        # a window that opens at any moment opens before every step and after every event: it is
+        # drawn once, beside the flow (any_moment_legend), not before each step
+        self.any_moment = [w for w in decls.windows if w.any_moment]
         for w in decls.windows:
-            # a window open at any moment is drawn where a rulebook would point at it: as each step begins
-            for ev in (("step_started",) if w.any_moment else w.after):
+            for ev in (() if w.any_moment else w.after):
                 self.windows.setdefault(ev, []).append(w.name)
 
     # ---------------------------------------------------------------- graph helpers
@@ -153,6 +156,23 @@ class PhaseDiagram:
         if isinstance(st, A.TakeActionsStmt):
             return self.windows.get("action_used", [])
         return []
+
+    def any_moment_legend(self, g, below: str | None = None) -> None:
+        """The windows declared `opens at any moment`, drawn once beside the flow (a dashed box,
+        as the end checks are; under the node `below` when given, so that it takes the room
+        beside the flow rather than widening the top): each a hexagon saying when it opens."""
+        if not self.any_moment:
+            return
+        sub = self.cluster("At any moment: the response windows", style="dashed")
+        for w in self.any_moment:
+            text = label(f"response window {E.quote(w.name)}")
+            note = label("opens as each step begins and after every event, whenever a player can answer", 24, 4)
+            n = self.node(sub, graphviz.nohtml(text + "\\n" + note), shape="hexagon", style="filled",
+                          fillcolor="#fde9c9", margin="0.02")
+            if below is not None:
+                self.edge(below, n, None, style="invis")
+                below = n
+        g.subgraph(sub)
 
     def window_nodes(self, g, names: list[str], start: Frag) -> Frag:
         for name in dict.fromkeys(names):
@@ -253,6 +273,7 @@ class PhaseDiagram:
                 self.edge(node, f.entry, "next round" if text is None else f"{text}; next round",
                           style="dashed", constraint="false")
             exits = []
+        end = None
         if self.d.end_checks:
             sub = self.cluster("At any moment: the end checks", style="dashed")
             end = None
@@ -266,6 +287,7 @@ class PhaseDiagram:
                     end = self.node(g, "game over", shape="doublecircle", width="0.6", fontsize="9")
                 self.edge(n, end, None)
             g.subgraph(sub)
+        self.any_moment_legend(g, below=end)
         for a, b, text, attrs in self.edges:
             g.edge(a, b, label=label(text, 24, 4) if text else None, **attrs)
         return g
@@ -286,6 +308,7 @@ class PhaseDiagram:
         end = self.node(g, f"end of the {step.kind}", shape="doublecircle", width="0.6", fontsize="9")
         self.edge(start, f.entry or end)
         self.connect(f.exits + loop.breaks, end)
+        self.any_moment_legend(g)
         for a, b, text, attrs in self.edges:
             g.edge(a, b, label=label(text, 24, 4) if text else None, **attrs)
         return g
