@@ -18,7 +18,7 @@ from .triggers import REPLACED
 from .compile_stmt import Code, Ctx, StmtCompiler, _goto
 from .gen_expr import ExprGen, Gen, Pool
 from . import caps, card_text, resolver
-from .reads import ATTRS, ZONES, names_in, reads, versioned
+from .reads import ATTRS, FIXED_NODES, ZONES, _nodes, names_in, reads, versioned, written_names
 
 MAX_PLAYERS_HARD = 16
 
@@ -275,8 +275,10 @@ class Program:
         names: dict = {}
         same: dict = {}     # equal card lists shared, so the machine filters each once (_active_modifiers)
         for ab, args, type_name, cards in self.ability_groups(A.StaticMod):
-            cards = same.setdefault(tuple(cards), cards)
             sc = self.ability_scope(ab, type_name)
+            if self.blank_of(type_name) is None:
+                cards = self._fixed_filter(ab, sc, dict(args), cards)
+            cards = same.setdefault(tuple(cards), cards)
             kind = self.modifier_kind(ab, type_name)
             key = ab.field if kind == "card" else (kind, ab.field)
             entry = ModifierEntry(ab, self.gen.function(ab.target, sc, "modify") if ab.target is not None else None,
@@ -295,6 +297,66 @@ class Program:
         self.tabled_mods = frozenset(self.modifiers) - untabled
         # setting an attribute of one of these names moves the version (Machine.assign); others do not
         self.tabled_reads = frozenset(n for f in self.tabled_mods for n in names[f])
+
+    def _fixed_filter(self, ab: A.StaticMod, sc: Scope, extra: dict, cards: list) -> list:
+        """The cards of `cards` whose `while` can hold: of the condition's leading conjuncts, those
+        that read only constants, the ability's keyword arguments and fields of `this` that no
+        statement of the game writes and no `modify` changes (`_fixed`) have the same value all
+        game, so a card for which they are false never counts and is left out of the entry (the
+        machine skips it as the condition would, without evaluating anything: the first conjunct
+        false, `and` evaluates nothing after it). Evaluated here against the printed fields
+        alone (a stand-in machine with nothing but the cards' fields: a read of anything else
+        fails, and then no card is left out). Only for a card type with no `text is blank
+        unless` (evaluated before the condition)."""
+        cond = ab.cond
+        if cond is None:
+            return cards
+        items = cond.items if isinstance(cond, A.AndChain) else (cond,)
+        prefix = []
+        for item in items:
+            if not self._fixed(item, sc, extra):
+                break
+            prefix.append(item)
+        if not prefix:
+            return cards
+        fns = [self.exprs.compile(item, sc) for item in prefix]
+        stand_in = _Printed([{"name": c.name, "type": c.type_name, **c.values} for c in self.game.cards])
+        kept = []
+        try:
+            for c in cards:
+                env = {"$this": c, "$you": None, **extra}
+                if all(fn(stand_in, env) for fn in fns):
+                    kept.append(c)
+        except Exception:       # a read the printed fields cannot answer: keep every card
+            return cards
+        return kept
+
+    def _fixed(self, e, sc: Scope, extra: dict) -> bool:
+        """Whether `e` has the same value for a card all game (see `_fixed_filter`)."""
+        written = self.__dict__.get("_written")
+        if written is None:
+            written = self._written = written_names(self.decls, self.game.cards)
+        fields = {f.name for ct in self.decls.card_types.values() for f in ct.fields}
+        for node in _nodes(e):
+            if type(node) not in FIXED_NODES:
+                return False
+            if isinstance(node, A.FieldAccess):
+                if not isinstance(node.obj, A.This):
+                    return False
+                name = node.name
+            elif isinstance(node, A.Name):
+                kind = self.exprs.kind_of(node, sc)
+                if kind == "member" or (kind == "param" and node.name in extra):
+                    continue
+                if kind != "this_field":
+                    return False
+                name = node.name
+            else:
+                continue
+            if (name not in fields or name in written or name in self.modified_names
+                    or name in self.part_labels or self.exprs._card_reader(name) is not None):
+                return False
+        return True
 
     def _trigger_code(self, label: str, ab: A.Triggered, cond, sc: Scope) -> int:
         """A trigger's body, led by a re-check of its condition: a trigger whose condition no
@@ -339,6 +401,14 @@ class Program:
                     keys.append((self.gen.function(k.expr, Scope(it_type=CARD, in_ability=True), "trigger order"),
                                  k.highest_first))
         return keys
+
+
+class _Printed:
+    """A stand-in machine for `Program._fixed_filter`: the cards' printed fields, nothing else."""
+    __slots__ = ("cards",)
+
+    def __init__(self, cards):
+        self.cards = cards
 
 
 def fizzle(m, env, span) -> None:

@@ -97,3 +97,48 @@ def names_in(expr, decls, _seen: frozenset = frozenset()) -> set:
         if isinstance(e, A.Call) and e.name in decls.defines and e.name not in _seen:
             out |= names_in(decls.defines[e.name].expr, decls, _seen | {e.name})
     return out
+
+
+# Statements that never change a card's, a player's or the game's field: every other statement
+# (`set`, `add`, `subtract`, a roll into an attribute, one added later and not listed here) may.
+_NOT_WRITING = frozenset({
+    "MoveStmt", "ShuffleStmt", "FlipStmt", "LetStmt", "ChooseStmt", "AnnounceStmt", "EliminateStmt",
+    "WinStmt", "LookStmt", "ScoreWinStmt", "DrawGameStmt", "StopStmt", "CallStmt", "CounterStmt",
+    "NegateStmt", "SkipStmt", "ResolveStmt", "ExpectStmt", "SayStmt", "PlayStmt", "ExpectEventStmt",
+    "StackDeckStmt", "IfStmt", "ForStmt", "RepeatStmt", "WhileStmt", "TimesStmt", "StepStmt", "TurnStmt",
+    "MayStmt", "TakeActionsStmt", "SecretStmt", "ChooseManyStmt", "ChooseOneStmt", "DestroyStmt",
+})
+
+
+def written_names(*roots) -> frozenset:
+    """Every name a statement that may change a field holds anywhere under `roots` (the game's
+    declarations and cards: dataclasses, dicts, lists and tuples are opened): a superset of the
+    fields a rule can write. A card field not in it keeps its printed value all game."""
+    out: set = set()
+    seen: set = set()
+    stack = list(roots)
+    while stack:
+        e = stack.pop()
+        if id(e) in seen or isinstance(e, (str, int, float, bool)) or e is None:
+            continue
+        seen.add(id(e))
+        if isinstance(e, dict):
+            stack.extend(e.values())
+        elif isinstance(e, (list, tuple)):
+            stack.extend(e)
+        elif is_dataclass(e):
+            name = type(e).__name__
+            if name.endswith("Stmt") and name not in _NOT_WRITING:
+                for node in _nodes(e):
+                    for f in fields(node):
+                        v = getattr(node, f.name)
+                        out.update((v,) if isinstance(v, str) else (x for x in v if isinstance(x, str))
+                                   if isinstance(v, (list, tuple)) else ())
+            stack.extend(getattr(e, f.name) for f in fields(e) if f.name != "span")
+    return frozenset(out)
+
+
+# The expressions a fixed condition may hold (Program._fixed_prefix): constants, comparisons,
+# `and` / `or` / `not`, `this` and names (each name then checked by what it resolves to).
+FIXED_NODES = frozenset({A.Num, A.Text, A.Bool, A.Nothing, A.Compare, A.NotOp, A.AndChain, A.OrChain,
+                         A.This, A.Name, A.FieldAccess})
