@@ -113,15 +113,17 @@ class _Methods:
     """Stands in for `exec` inside the dataclasses module: the source it is given for a method of
     a cardsmith.* class is compiled once and then looked up; anything else is passed on."""
 
-    def __init__(self, path: Path | None, known: dict):
+    def __init__(self, path: Path | None, known: dict | None = None):
         self.path = path
-        self.known = known          # source -> code, from the file
+        self.known = known          # source -> code, from the file (read at the first use)
         self.used: dict = {}        # source -> code, asked for in this process
         self.missed = 0
 
     def __call__(self, source, globals=None, locals=None):
         if source.__class__ is str and globals is not None and \
                 str(globals.get("__name__", "")).startswith("cardsmith."):
+            if self.known is None:
+                self.known = _read_methods(self.path)
             code = self.known.get(source)
             if code is None:
                 code = compile(source, "<string>", "exec")      # what exec(source) does first
@@ -135,7 +137,8 @@ class _Methods:
             return
         import marshal
 
-        kept = dict(self.known) if len(self.known) + len(self.used) <= _MAX_METHODS else {}
+        known = self.known or {}
+        kept = dict(known) if len(known) + len(self.used) <= _MAX_METHODS else {}
         kept.update(self.used)
         write(self.path, marshal.dumps(kept))
 
@@ -152,21 +155,27 @@ def fast_dataclasses() -> None:
     path = entry("dataclasses", sys.version, "marshal", str(_marshal_version()))
     if path is None:
         return
-    known: dict = {}
+    methods = _Methods(path)            # the file is read when the first class is made
+    dataclasses.exec = methods          # a module global shadows the builtin inside dataclasses
+    import atexit
+
+    atexit.register(methods.save)
+
+
+def _read_methods(path: Path | None) -> dict:
+    """The compiled methods kept in the file at `path`: source -> code object (nothing else)."""
+    if path is None:
+        return {}
     try:
         import marshal
 
         with open(path, "rb") as fh:
             loaded = marshal.loads(fh.read())
         if isinstance(loaded, dict):
-            known = {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, type(fast_dataclasses.__code__))}
+            return {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, type(_read_methods.__code__))}
     except (OSError, ValueError, EOFError, TypeError):
-        known = {}
-    methods = _Methods(path, known)
-    dataclasses.exec = methods          # a module global shadows the builtin inside dataclasses
-    import atexit
-
-    atexit.register(methods.save)
+        pass
+    return {}
 
 
 def _marshal_version() -> int:
@@ -341,3 +350,111 @@ class _Decoder:
                 span = self.spans[key] = self.span(path, *at)
             return span
         raise ValueError(f"not AST data: {tag!r}")
+
+
+# ---------------------------------------------------------------- files checked without a diagnostic
+
+# What decides a check's result besides the files' text: the checker's own code (every module of
+# the front end, cardsmith/dsl and below), the grammar and Python's version.
+_CHECKED_FORMAT = "1"
+_checker_fingerprint: list = []
+
+
+def _checker() -> str:
+    if not _checker_fingerprint:
+        import importlib.resources
+
+        digest = hashlib.sha256(_CHECKED_FORMAT.encode())
+        here = Path(__file__).parent
+        for file in sorted(here.rglob("*.py")):
+            digest.update(file.relative_to(here).as_posix().encode() + b"\0" + file.read_bytes() + b"\0")
+        grammar = importlib.resources.files("cardsmith.grammar") / "cardsmith.lark"
+        digest.update(b"grammar\0" + grammar.read_bytes())
+        digest.update(sys.version.encode())
+        _checker_fingerprint.append(digest.hexdigest())
+    return _checker_fingerprint[0]
+
+
+def _checked_entry(path: str, root: str | None, text: str) -> Path | None:
+    try:
+        where = os.path.realpath(path)
+        named = os.path.realpath(root) if root is not None else ""
+        return entry("checked", _checker(), path, where, named, text)
+    except (OSError, ValueError):
+        return None
+
+
+def _plain_read(path: str) -> bytes | None:
+    """The bytes of the regular file at `path` if it may be a rules file (dsl/bounds.py
+    MAX_FILE_BYTES at most), else None: the full check reads it again and reports why."""
+    from .bounds import MAX_FILE_BYTES
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                return None
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        return None
+    return data if len(data) <= MAX_FILE_BYTES else None
+
+
+def checked_ok(path: str, root: str | None = None) -> bool:
+    """Whether the file at `path` (checked with `root`, see dsl/loader.py check_file) was checked
+    before without a single diagnostic, and neither it, nor any file it includes, nor the
+    checker has changed since: `cardsmith check` then says "ok" without parsing or checking
+    (nor importing the front end). The entry is plain JSON: the files the game read besides its
+    own, each as the path its `extends` / `import` named (joined to the including file's folder),
+    where that path led, and the SHA-256 of the text read there. Anything unexpected is a miss."""
+    data = _plain_read(path)
+    if data is None:
+        return False
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    where = _checked_entry(path, root, text)
+    if where is None:
+        return False
+    try:
+        import json
+
+        with open(where, "rb") as fh:
+            stored = json.loads(fh.read())
+        if not (isinstance(stored, dict) and stored.get("path") == path and isinstance(stored.get("files"), list)):
+            return False
+        for item in stored["files"]:
+            if not (isinstance(item, list) and len(item) == 3 and all(isinstance(x, str) for x in item)):
+                return False
+            joined, target, digest = item
+            if str(Path(joined).resolve()) != target:
+                return False            # a link that now leads elsewhere
+            included = _plain_read(target)
+            if included is None or hashlib.sha256(included).hexdigest() != digest:
+                return False
+    except Exception:               # a damaged or foreign entry, an unreadable file: a miss
+        return False
+    try:
+        os.utime(where)             # recently used: the last to be evicted
+    except OSError:
+        pass
+    return True
+
+
+def save_checked(path: str, root: str | None, text: str, files: list) -> None:
+    """Remember that the file at `path`, whose text is `text`, checked without a diagnostic with
+    the included `files` [(path as named, path it led to, its text)] (see checked_ok)."""
+    where = _checked_entry(path, root, text)
+    if where is None:
+        return
+    import json
+
+    listed = [[joined, target, hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()]
+              for joined, target, body in files]
+    if write(where, json.dumps({"path": path, "files": listed}, separators=(",", ":")).encode("utf-8")):
+        _evict(where.parent, "checked-", MAX_PARSES)

@@ -130,6 +130,7 @@ class _Includes:
     chain: list[Path] = field(default_factory=list)     # the files being included, outermost first
     stopped: bool = False               # a bound on files or bytes was hit: include no more
     root: Path | None = None            # the folder the user named: includes anywhere below it
+    read: list = field(default_factory=list)    # (path as named, path it led to, text) per file included
 
     def splice(self, path: Path, module: A.Module) -> A.Module:
         """Splice `extends` / `import`ed files in front of this one's declarations. Only files
@@ -218,6 +219,7 @@ class _Includes:
         if read is None:
             return None
         src, size = read
+        self.read.append((str(base_dir / d.path), str(target), src.text))
         self.total_bytes += size
         if self.total_bytes > MAX_TOTAL_BYTES:
             self.stopped = True
@@ -240,9 +242,11 @@ def _sorted(items: list[Diagnostic], root: str) -> list[Diagnostic]:
 
 
 def check_source(source: Source, sink: DiagnosticSink | None = None,
-                 root: str | None = None) -> tuple[Game | None, list[Diagnostic], dict]:
+                 root: str | None = None, read: list | None = None) -> tuple[Game | None, list[Diagnostic], dict]:
     """`root`: a folder the user named that holds the game: `extends` / `import` may reach any
-    `.cards` file below it, not only below the game's own folder (ignored if it does not hold it)."""
+    `.cards` file below it, not only below the game's own folder (ignored if it does not hold it).
+    `read`: a list given to be filled with (path as named, path it led to, text as read) for
+    every file the game includes (what dsl/cache.py save_checked keeps)."""
     sink = sink or DiagnosticSink()
     source = Source(source.path, normalise_line_ends(source.text))
     sources = {source.path: source}
@@ -257,6 +261,8 @@ def check_source(source: Source, sink: DiagnosticSink | None = None,
         if module is None:
             return None, sink.items, sources
         includes = _Includes(sink, sources, total_bytes=size)
+        if read is not None:
+            includes.read = read
         if root is not None:
             named = Path(root).resolve()
             if named in Path(source.path).resolve().parents:
@@ -299,7 +305,10 @@ def check_file(path: str, root: str | None = None) -> tuple[list[Diagnostic], di
     read = _read(path, sink, None)
     if read is None:
         return sink.items, {}
-    _, diags, sources = check_source(read[0], sink, root)
+    included: list = []
+    _, diags, sources = check_source(read[0], sink, root, included)
+    if not diags:       # the next check of the same files says ok at once (dsl/cache.py checked_ok)
+        cache.save_checked(path, root, read[0].text, included)
     return diags, sources
 
 

@@ -53,13 +53,14 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as stop:      # --help, --version, or a malformed command line
         return stop.code if isinstance(stop.code, int) else EXIT_ERRORS
     debug = args.debug or bool(os.environ.get("CARDSMITH_DEBUG"))
-    from .play import PlayerCountError
-
     try:
         try:
             return args.run(args)
-        except PlayerCountError as err:
-            raise UsageError(str(err)) from err
+        except ValueError as err:   # play's PlayerCountError; play is imported only by the commands that play
+            play = sys.modules.get("cardsmith.interpreter.play")
+            if play is not None and isinstance(err, play.PlayerCountError):
+                raise UsageError(str(err)) from err
+            raise
     except CardsmithError as err:
         _report(err)
         return EXIT_ABORTED if _is_aborted(err) else EXIT_ERRORS
@@ -92,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cardsmith", description="A declarative rules language for card games.")
-    parser.add_argument("--version", action="version", version=f"cardsmith {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     parser.add_argument("--debug", action="store_true",
                         help="show Python tracebacks for internal errors")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -290,12 +291,15 @@ def _positive(text: str) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from cardsmith.dsl.loader import check_file
-    from cardsmith.dsl.render import render_all
-
     failed = False
     color = _is_terminal(sys.stdout)
     for path in args.files:
+        if _cache.checked_ok(path, args.root):      # the same files checked clean before: no parse, no import
+            print(f"{path}: ok")
+            continue
+        from cardsmith.dsl.loader import check_file
+        from cardsmith.dsl.render import render_all
+
         diagnostics, sources = check_file(path, root=args.root)
         if diagnostics:
             _write(sys.stdout, render_all(diagnostics, sources, color=color))
@@ -1143,6 +1147,19 @@ def _console(stream: TextIO):
     terminal = _is_terminal(stream)
     return Console(file=stream, highlight=False, width=None if terminal else 100,
                    no_color=not terminal)
+
+
+class _VersionAction(argparse.Action):
+    """`--version`: the installed version, looked up (importlib.metadata, ~0.1 s of imports) only
+    when asked for, not by every command's start."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
+                         help=help or "show program's version number and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser._print_message(f"cardsmith {_version()}\n", sys.stdout)
+        parser.exit()
 
 
 def _version() -> str:

@@ -311,3 +311,25 @@ def test_the_console_script_shows_no_traceback_for_a_bad_file(engine, tmp_path):
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert "bad.cards:1:" in done.stderr
+
+
+def test_version_is_looked_up_only_when_asked(capsys):
+    """`--version` prints the installed version; building the command line does not look it up
+    (importlib.metadata costs a tenth of a second of every start)."""
+    with pytest.raises(SystemExit) as stop:
+        main.__globals__["build_parser"]().parse_args(["--version"])
+    assert stop.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("cardsmith ") and out.strip() != "cardsmith"
+    done = subprocess.run([sys.executable, "-c", (
+        "import sys; from cardsmith.interpreter import cli; cli.build_parser(); "
+        "print('importlib.metadata' in sys.modules)")], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "False"
+
+
+def test_players_out_of_range_is_a_usage_error(capsys):
+    """play's PlayerCountError reaches the user as a one-line usage error (the play module is
+    imported only by the commands that play)."""
+    assert main(["play", str(ROOT / "tests" / "games" / "high_card_duel.cards"), "--players", "9"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("cardsmith: ") and "Traceback" not in err
