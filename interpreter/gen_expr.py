@@ -160,6 +160,13 @@ HELPERS = {name: fn for name, fn in globals().items()
 HELPERS.update({"RuleError": RuleError, "_BIG": _BIG})
 
 
+# Code objects by (source, label): a code object is a pure function of its text and file name,
+# and each Pool still runs it in its own namespace. A game dealt anew from decks (simulate with
+# random decks) builds a Program per deal from the same sources: compiled once. Bounded.
+_COMPILED: dict = {}
+MAX_COMPILED = 20_000
+
+
 class Pool:
     """The namespace generated code runs in: the helpers above, and every object the code
     refers to, bound under a generated name (`_k12`). One per Program."""
@@ -192,7 +199,12 @@ class Pool:
     def compile(self, source: str, name: str, label: str):
         """Compile generated `source` (built only from the checked model) and return `name`."""
         self.sources.append(source)
-        code = compile(source, f"<cardsmith {label}>", "exec")
+        key = (source, label)
+        code = _COMPILED.get(key)
+        if code is None:
+            if len(_COMPILED) >= MAX_COMPILED:
+                _COMPILED.clear()
+            code = _COMPILED[key] = compile(source, f"<cardsmith {label}>", "exec")
         exec(code, self.ns)         # noqa: S102 -- generated from the checked model, see the module docstring
         return self.ns[name]
 

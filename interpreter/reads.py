@@ -110,16 +110,32 @@ _NOT_WRITING = frozenset({
 })
 
 
-def written_names(*roots) -> frozenset:
-    """Every name a statement that may change a field holds anywhere under `roots` (the game's
-    declarations and cards: dataclasses, dicts, lists and tuples are opened): a superset of the
-    fields a rule can write. A card field not in it keeps its printed value all game."""
-    out: set = set()
-    seen: set = set()
-    stack = list(roots)
+def written_names(decls, cards) -> frozenset:
+    """Every name a statement that may change a field holds anywhere in the game's declarations
+    `decls` and its `cards`' abilities (dataclasses, dicts, lists and tuples are opened): a
+    superset of the fields a rule can write. A card field not in it keeps its printed value all
+    game. The declarations' part is kept on them (a game dealt from decks shares them, and its
+    cards share their abilities with the declared ones: only what the walk has not seen is walked)."""
+    memo = decls.__dict__.get("_written_names")
+    if memo is None:
+        seen: set = set()
+        out: set = set()
+        _walk_writes([decls], seen, out)
+        memo = decls.__dict__["_written_names"] = (seen, out)
+    seen, out = memo
+    extra: set = set()
+    mine = set()
+    for card in cards:
+        for ab in (*card.abilities, *(ab for ab, _ in card.bound)):
+            if id(ab) not in seen:
+                _walk_writes([ab], mine, extra)
+    return frozenset(out | extra)
+
+
+def _walk_writes(stack: list, seen: set, out: set) -> None:
     while stack:
         e = stack.pop()
-        if id(e) in seen or isinstance(e, (str, int, float, bool)) or e is None:
+        if isinstance(e, (str, int, float, bool)) or e is None or id(e) in seen:
             continue
         seen.add(id(e))
         if isinstance(e, dict):
@@ -135,7 +151,6 @@ def written_names(*roots) -> frozenset:
                         out.update((v,) if isinstance(v, str) else (x for x in v if isinstance(x, str))
                                    if isinstance(v, (list, tuple)) else ())
             stack.extend(getattr(e, f.name) for f in fields(e) if f.name != "span")
-    return frozenset(out)
 
 
 # The expressions a fixed condition may hold (Program._fixed_prefix): constants, comparisons,
