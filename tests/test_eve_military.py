@@ -80,10 +80,21 @@ def test_the_game_imports_the_module_and_checks_clean():
         assert name in game.decls.procedures, name
 
 
-@pytest.mark.parametrize("seed", range(6))
+SEEDS = range(12)
+_played: dict[int, object] = {}
+
+
+def _play(seed: int):
+    """The harness played to the end by random players with that seed (once per session)."""
+    if seed not in _played:
+        _played[seed] = run_game(_load(HARNESS), 2, seed, log=True)
+    return _played[seed]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_random_games_end_with_every_ship_model_in_its_place(seed: int):
     game = _load(HARNESS)
-    eng = run_game(game, 2, seed, log=False)
+    eng = _play(seed)
     st = eng.state
     assert eng.finished and not st.result.get("reason"), st.result
     ships = [c for c, card in enumerate(st.cards) if card["name"] in SHIP_NAMES]
@@ -97,6 +108,30 @@ def test_random_games_end_with_every_ship_model_in_its_place(seed: int):
     assert all(at in game.decls.boards["map"].places for _, at in spots)
     held = {st.card_zone[c] for c in ships if st.card_zone[c].startswith("ships:")}
     assert len(held) == len(live), "every Fleet holds a ship, and a Fleet with no ship left is gone"
+
+
+def test_random_games_raid_and_play_combat_cards_at_the_combat_hooks():
+    """Random players, not scenarios, reach the raid and the combat hooks: over the fixed seeds
+    a Fleet raids an enemy Home System in the Upkeep, combat rounds begin and attacks are rolled
+    with the hooks announced, and the players answer them with the harness's Combat cards. After
+    every game no attack or battle is left under way, and no attack state or battle bonus is left
+    on a player."""
+    seen: dict[str, int] = {}
+    for seed in SEEDS:
+        eng = _play(seed)
+        for entry in eng.log:
+            if entry.get("event") == "event":
+                seen[entry["name"]] = seen.get(entry["name"], 0) + 1
+            if entry.get("event") == "choice" and str(entry.get("choice", "")).endswith(": Play"):
+                seen["Combat card played"] = seen.get("Combat card played", 0) + 1
+        game_state = eng.state.game
+        assert not game_state["fighting"] and game_state["attacking"] is None and game_state["attack_target"] is None
+        for player in eng.state.players:
+            for attr in ("added_white", "added_black", "rerolls", "added_aims", "added_hits", "battle_dif", "battle_red"):
+                assert player[attr] == 0, (seed, attr, player[attr])
+    assert seen.get("raided", 0) >= 1, seen
+    assert seen.get("combat_round_started", 0) >= 1 and seen.get("attack_dice_rolled", 0) >= 1, seen
+    assert seen.get("Combat card played", 0) >= 1, seen
 
 
 SHIP_NAMES = {"Malediction", "Anathema", "Punisher", "Omen", "Maller", "Zealot", "Apocalypse", "Armageddon",
