@@ -155,3 +155,66 @@ def test_the_cap_check_catches_too_much_z_and_too_many_minerals(eve):
 @given(players=st.integers(min_value=2, max_value=4), seed=st.integers(min_value=0, max_value=10**6))
 def test_more_random_games_keep_the_caps_and_end(eve, players, seed):
     play_checked(eve, players, seed)
+
+
+# ---------------------------------------------------------------- Combat cards in random games
+
+COMBAT_ACTIONS = ("Play in combat", "Use in combat")
+
+
+def combat_card_uses(game, players: int, seed: int) -> tuple[list[tuple[str, str]], list[str]]:
+    """Play one random game with its log; return the Combat cards played (Events with the
+    Combat keyword, Developments with Use in combat), and what is wrong with them: each must be
+    used during a battle (between a combat round's start and the battle's end) by one of its two
+    players, after an attack's dice were rolled, and a Development at most once per round."""
+    eng = Engine(game, players, seed, log=True)
+    agents = default_agents(players, seed)
+    while not eng.finished:
+        d = eng.pending
+        eng.decide(agents[d.player].choose(eng.view(d.player), d))
+    names = eng.player_names
+    used, bad = [], []
+    fighters: tuple[str, str] | None = None
+    rolled = False
+    tapped_this_round: set[tuple[int, str]] = set()
+    for e in eng.log:
+        kind = e["event"]
+        if kind == "round":
+            tapped_this_round.clear()
+        elif kind == "event" and e.get("name") == "combat_round_started":
+            fighters = (e["attacker"], e["defender"])
+        elif kind == "event" and e.get("name") == "attack_dice_rolled":
+            rolled = True
+        elif kind == "event" and e.get("name") == "attack_rolled":
+            rolled = False
+        elif kind == "event" and e.get("name") == "battle_ended":
+            fighters = None
+        elif kind == "stack" and e.get("action") in COMBAT_ACTIONS:
+            who = names[e["player"]]
+            used.append((e["action"], e["card"]))
+            if fighters is None or who not in fighters:
+                bad.append(f"seed {seed}: {who} used {e['card']} outside a battle they fight")
+            if not rolled:
+                bad.append(f"seed {seed}: {e['card']} used before an attack's dice were rolled")
+            if e["action"] == "Use in combat":
+                key = (e["player"], e["card"])
+                if key in tapped_this_round:
+                    bad.append(f"seed {seed}: {who} used {e['card']} twice in a round")
+                tapped_this_round.add(key)
+    return used, bad
+
+
+def test_combat_cards_are_played_in_random_battles_and_only_there(eve):
+    """Random 4-player games do fight battles in which Combat Events are played and Developments
+    with Use in combat are tapped (the first seeds that show both are played, so a change that
+    makes them unplayable fails here), and each was used inside a battle its player fights,
+    after an attack's dice were rolled, a Development at most once per round."""
+    used, bad = [], []
+    for seed in range(1, 13):
+        u, b = combat_card_uses(eve, 4, seed)
+        used += u
+        bad += b
+        if {a for a, _ in used} == set(COMBAT_ACTIONS):
+            break
+    assert not bad, bad
+    assert {a for a, _ in used} == set(COMBAT_ACTIONS), f"in 12 random 4-player games, only {used}"
