@@ -17,6 +17,10 @@ instruction that may push a frame, stop at a decision or read it, so a saved gam
 the same place; an error inside a block names the instruction it came from (`m.at`). Steps
 count instructions as before (the block's count), so the step bound and a game's `steps` are
 unchanged; near the bound the loop runs one closure at a time, to stop on the same instruction.
+A block's size (`code.sizes[pc]`) is the most instructions one call of it can run: a block
+whose last jump goes back to its own start (a loop's next turn) goes round again in the same
+call, at most LOOPS passes, and its size counts them all; a flat procedure's function runs
+without a frame (`flat_fn`), since nothing in it reads one.
 
 Why this is safe with a stranger's file: the source is made only of the compiler's own
 templates, `repr()` literals of the model's names and numbers, and generated names bound in the
@@ -27,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 MAX_CHAIN = 24      # the most blocks one block calls in a row (`block`: a jump forward calls the next)
+LOOPS = 8           # the most passes one call of a block makes round a loop (`block`: a jump back to its start)
 
 
 @dataclass(frozen=True)
@@ -119,36 +124,29 @@ def _dead_after(lines, i: int) -> bool:
     return True
 
 
-def flat_fn(program, code_id: int):
-    """A flat procedure (`flat`) as one generated function `(m, env) -> steps`: its instructions
-    pasted in order, each under `if _to <= pc:` (the code jumps only forward, so a jump is
-    `_to = target` and skips the instructions before it), calls of flat procedures as calls of
-    their own functions. It does what `Machine.call_flat` does with the procedure's blocks —
-    the frame pushed (depth bound, `where`), `fr.pc` set, an error located at its instruction
-    (`m.at`), the instructions run counted — without a block call per basic block. None when
-    the procedure is not flat or a snippet does not fit (then `call_flat` runs it)."""
-    cache = program.__dict__.setdefault("_flat_fns", {})
-    if code_id in cache:
-        return cache[code_id]
-    cache[code_id] = None
-    if flat(program, code_id) is None:
-        return None
-    from cardsmith.dsl.bounds import MAX_FRAMES
-    from .state import Frame
-    code = program.codes[code_id]
+def flat_depth(program, code_id: int) -> int:
+    """How many frames a flat procedure (`flat`) would stack at most: its own, and under it those
+    of the flat procedures it calls, nested (bounded: a flat procedure never calls itself)."""
+    cache = program.__dict__.setdefault("_flat_depth", {})
+    if code_id not in cache:
+        inner = [line[1][0] for snip in program.codes[code_id].srcs for line in snip.lines
+                 if not isinstance(line, str) and line[0] == "call"]
+        cache[code_id] = 1 + max((flat_depth(program, c) for c in inner), default=0)
+    return cache[code_id]
+
+
+def _flat_body(program, code, pad0: str, framed: bool):
+    """The lines of a flat procedure's instructions (see `flat_fn`), or None when a snippet does
+    not fit. `framed`: with `fr.pc` set before each instruction that calls the machine."""
     pool = program.pool
-    name = pool.fresh_name(f"f{code.id}_")
-    out = [f"def {name}(m, env):", "    _fs = m.st.frames",
-           f"    if len(_fs) >= {MAX_FRAMES}: raise m._too_deep({code_id})",
-           f"    fr = {pool.ref(Frame, 'k')}({code_id}, 0, env)", "    _fs.append(fr)",
-           "    _s = 0", "    _to = 0", "    try:"]
+    out = []
     for p, snip in enumerate(code.srcs):
-        pad = "        "
+        pad = pad0
         if p:
             out.append(f"{pad}if _to <= {p}:")
             pad += "    "
         out.append(f"{pad}_p = {p}")
-        if snip.pc:
+        if snip.pc and framed:
             out.append(f"{pad}fr.pc = {p + 1}")
         lines = snip.lines
         for i, line in enumerate(lines):
@@ -171,11 +169,51 @@ def flat_fn(program, code_id: int):
             else:
                 return None
         out.append(f"{pad}_s += 1")
-    out += ["    except BaseException:",
-            f"        if m.at is None: m.at = ({code_id}, _p)",
-            "        raise",
-            "    _fs.pop()",
-            "    return _s"]
+    return out
+
+
+def _names_fr(source: str) -> bool:
+    """Whether generated `source` reads a name `fr` (a frame): the frameless function has none."""
+    import ast
+    return any(isinstance(node, ast.Name) and node.id == "fr" for node in ast.walk(ast.parse(source)))
+
+
+def flat_fn(program, code_id: int):
+    """A flat procedure (`flat`) as one generated function `(m, env) -> steps`: its instructions
+    pasted in order, each under `if _to <= pc:` (the code jumps only forward, so a jump is
+    `_to = target` and skips the instructions before it), calls of flat procedures as calls of
+    their own functions. It does what `Machine.call_flat` does with the procedure's blocks —
+    an error located at its instruction (`m.at`), the instructions run counted, the depth bound
+    — without a block call per basic block, and without a frame: nothing a flat procedure runs
+    reads the frame stack (it cannot push, ask, announce an event something listens to or be
+    replaced), and its errors are located by `m.at`. Only where the depth bound could be
+    reached inside it (`flat_depth` frames more would pass MAX_FRAMES) does the framed version
+    run, which pushes its frame as a pushed procedure would and stops with the same error.
+    None when the procedure is not flat or a snippet does not fit (then `call_flat` runs it)."""
+    cache = program.__dict__.setdefault("_flat_fns", {})
+    if code_id in cache:
+        return cache[code_id]
+    cache[code_id] = None
+    if flat(program, code_id) is None:
+        return None
+    from cardsmith.dsl.bounds import MAX_FRAMES
+    from .state import Frame
+    code = program.codes[code_id]
+    pool = program.pool
+    # the framed version: the frame pushed (depth bound, `where`), `fr.pc` set
+    name = pool.fresh_name(f"f{code.id}_")
+    body = _flat_body(program, code, "        ", True)
+    if body is None:
+        return None
+    out = [f"def {name}(m, env):", "    _fs = m.st.frames",
+           f"    if len(_fs) >= {MAX_FRAMES}: raise m._too_deep({code_id})",
+           f"    fr = {pool.ref(Frame, 'k')}({code_id}, 0, env)", "    _fs.append(fr)",
+           "    _s = 0", "    _to = 0", "    try:", *body,
+           "    except BaseException:",
+           f"        if m.at is None: m.at = ({code_id}, _p)",
+           "        raise",
+           "    _fs.pop()",
+           "    return _s"]
     source = "\n".join(out) + "\n"
     try:
         fn = pool.compile(source, name, code.name)
@@ -183,7 +221,31 @@ def flat_fn(program, code_id: int):
         return None
     fn.source = source
     cache[code_id] = fn
-    return fn
+    # the frameless version, when no instruction is located through the frames (`Machine.where`
+    # reads them only for an instruction without a span) and no snippet reads a frame
+    if any(span is None for span in code.spans):
+        return fn
+    fast = pool.fresh_name(f"f{code.id}_")
+    body = _flat_body(program, code, "        ", False)
+    if body is None:
+        return fn
+    out = [f"def {fast}(m, env):",
+           f"    if len(m.st.frames) > {MAX_FRAMES - flat_depth(program, code_id)}: return {pool.ref(fn, 'f')}(m, env)",
+           "    _s = 0", "    _to = 0", "    try:", *body,
+           "    except BaseException:",
+           f"        if m.at is None: m.at = ({code_id}, _p)",
+           "        raise",
+           "    return _s"]
+    source = "\n".join(out) + "\n"
+    try:
+        if _names_fr(source):
+            return fn
+        quick = pool.compile(source, fast, code.name)
+    except (SyntaxError, RecursionError, MemoryError):
+        return fn
+    quick.source = source
+    cache[code_id] = quick
+    return quick
 
 
 def block(program, code, pc: int, plain: bool = False):
@@ -207,10 +269,17 @@ def block(program, code, pc: int, plain: bool = False):
     # going back to the run loop: `_chain` the most such calls in a row from each pc, kept short
     chain = code.__dict__.setdefault("_chain", {})
     chained = [0, 0]     # (the most steps of a block called, the longest chain from one)
+    looped = [False]     # whether a jump back to `pc` runs the block again from its start, at once
 
     def onward(t: int, ind: str, watched: bool) -> list:
-        """The lines that leave the block for pc `t`: calling its block when it lies ahead."""
+        """The lines that leave the block for pc `t`: calling its block when it lies ahead; for a
+        jump back to this block's own start (a loop's next turn), going round again here, at
+        most LOOPS passes in one call (its size counts them all)."""
         back = f"{ind}return -{k} - _s" if watched else f"{ind}return {k} + _s"
+        if t == pc and not plain and not watched:
+            looped[0] = True
+            return [f"{ind}fr.pc = {t}", f"{ind}_loops += 1", f"{ind}if _loops < {LOOPS}:",
+                    f"{ind}    _s += {k}", f"{ind}    continue", back]
         if plain or watched or not pc < t < n:
             return [f"{ind}fr.pc = {t}", back]
         nxt = code.fast[t]
@@ -272,6 +341,9 @@ def block(program, code, pc: int, plain: bool = False):
             break
     if plain or not (code.srcs[p - 1] is not None and code.srcs[p - 1].ends):
         out += onward(p, pad, False)
+    if looped[0]:       # the instructions go round in `while True:`, every pass ends in a return or continue
+        out[4:] = ["        while True:"] + ["    " + line for line in out[4:]]
+        out[2:2] = ["    _loops = 0"]
     out += ["    except BaseException:",
             f"        if m.at is None: m.at = ({code.id}, _p)",     # the innermost block's, for a flat call's
             "        raise"]
@@ -283,7 +355,7 @@ def block(program, code, pc: int, plain: bool = False):
             raise
         return block(program, code, pc, plain=True)
     fn.source = source          # for `cardsmith explain --python`
-    code.sizes[pc] = k + extra + chained[0]
+    code.sizes[pc] = (k + extra) * (LOOPS if looped[0] else 1) + chained[0]   # a block called: once, as it leaves
     chain[pc] = chained[1]
     return fn
 

@@ -93,6 +93,16 @@ def _goto(box) -> Snippet:
     return Snippet((("goto", box, ""),), ends=True, pc=False, effect=(0, ()))
 
 
+def _end_step_lines(ks: str) -> tuple:
+    """A step's end as source: what `Machine.end_step` does when no rule listens to `step_ended`
+    (the step's name dropped), else the call, which announces it."""
+    return (f"if {STEP_ENDED!r} not in m.listened:",
+            "    _t = m.st.step_path",
+            "    if _t: _t.pop()",
+            "else:",
+            ("watch", f"m.end_step({ks})", "    "))
+
+
 def skip_step(m, kind: str, name: str, span) -> None:
     """`skip step "Name"` was said: this step does not happen (its begin instruction jumps past it)."""
     m.st.skips.remove(name)
@@ -388,7 +398,8 @@ class StmtCompiler:
             return m.announce(event, params, span)
         g = Gen()
         params_src = ", ".join(f"{n!r}: {self.gx(a, ctx, g)}" for n, a in zip(names, s.args))
-        src = Snippet((("watch", f"m.announce({event!r}, {{{params_src}}}, {self.k(span)})", ""),))
+        # `announce_all` of the one parameter set, as `Machine.announce` calls it: one call fewer
+        src = Snippet((("watch", f"m.announce_all({event!r}, ({{{params_src}}},), {self.k(span)})", ""),))
         ctx.code.emit(announce, span, ("announce", event, "(", tuple(s.args), ")"), src)
 
     def s_EliminateStmt(self, s, ctx):
@@ -790,7 +801,7 @@ class StmtCompiler:
         span = s.span
         for _ in range(ctx.steps - depth):   # leave the steps opened inside the loop
             ctx.code.emit(lambda m, fr: m.end_step(span), span, ("end_step", "(left by stop)"),
-                          Snippet((("watch", f"m.end_step({self.k(span)})", ""),), effect=(0, (STEP_ENDED,))))
+                          Snippet(_end_step_lines(self.k(span)), effect=(0, (STEP_ENDED,))))
         box = [0]
         breaks.append(box)
         ctx.code.emit(_jump(box), span, ("jump", box, " (stop: out of the loop)"), _goto(box))
@@ -816,15 +827,22 @@ class StmtCompiler:
                       Snippet((f"if {name!r} in m.st.skips:",
                                f"    {self.k(skip_step)}(m, {kind!r}, {name!r}, {ks})",
                                ("gotow", after, "    "),
-                               f"_w = m.begin_step({kind!r}, {name!r}, {ks})",
-                               f"if _w == {REPLACED}:",
-                               ("gotow", after, "    "),
-                               ("watch", "_w", "")), effect=(0, (STEP_STARTED,))))
+                               # what `begin_step` does when no rule listens to the step beginning
+                               # (nor replaces it: `listened` holds the replaced events too) and no
+                               # scenario waits for a step: the step's name kept, and logged
+                               f"if m.stop_at is None and {STEP_STARTED!r} not in m.listened:",
+                               f"    m.st.step_path.append({name!r})",
+                               f"    if m.log.on: m.log.begins(m, {kind!r}, {name!r}, {ks})",
+                               "else:",
+                               f"    _w = m.begin_step({kind!r}, {name!r}, {ks})",
+                               f"    if _w == {REPLACED}:",
+                               ("gotow", after, "        "),
+                               ("watch", "_w", "    ")), effect=(0, (STEP_STARTED,))))
         ctx.steps += 1
         self.block(s.body, ctx)
         ctx.steps -= 1
         ctx.code.emit(lambda m, fr: m.end_step(span), span, ("end_step", f"{kind} {quote(name)}"),
-                      Snippet((("watch", f"m.end_step({ks})", ""),), effect=(0, (STEP_ENDED,))))
+                      Snippet(_end_step_lines(ks), effect=(0, (STEP_ENDED,))))
         after[0] = ctx.code.here()
 
     def s_TurnStmt(self, s, ctx):

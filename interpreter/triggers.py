@@ -286,9 +286,7 @@ class Triggers:
                 seat = zone_seat[card_zone[c]]
                 if seat is None or out[seat]:
                     continue            # abilities work only in a player's zones, for players in the game
-                env = dict(params)
-                env["$this"] = c
-                env["$you"] = seat
+                env = {**params, "$this": c, "$you": seat}     # in this order: the params', then these
                 if entry.extra:
                     env.update(entry.extra)
                 if entry.cond is not None and not entry.cond(self, env):
