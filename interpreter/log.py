@@ -66,6 +66,36 @@ def is_menu(kind) -> bool:
     return isinstance(kind, (tuple, list)) and len(kind) == 2 and kind[0] == "menu"
 
 
+_MAX_WORDS = 4096      # declared events' words kept per program and names (`EventLog.announced`)
+_SCALARS = frozenset((int, str))       # the values whose words `EventLog.announced` makes once
+_MAX_SHARED = 8        # lists of player names whose words a program keeps (`EventLog._share`)
+# what `EventLog._share` shares between the games of one program (the same for each game)
+_SHARED = ("_rules", "_ruled", "_spans", "_plain", "_words", "_begins", "_tails", "_ways", "_groups", "_zone_names", "_hidden",
+           "_attribute_types")
+
+
+class _Words(tuple):
+    """A declared event's words made once (`EventLog.announced`): (data, text, size, pieces,
+    cards). The log holds it in place of the event's data; `events` makes the data a dict."""
+    __slots__ = ()
+
+
+def _plain_types(types: dict) -> bool:
+    """Whether a declared event's parameters read the same whenever their values are the same:
+    numbers, texts, players and cards by name, lists of them (not of cards); not zones (an
+    entity's zone is named by who holds it) or actions."""
+    for t in types.values():
+        if t is None:
+            continue
+        if t.__class__ is str:
+            if t == "zone" or t == "action":
+                return False
+        elif not (t.__class__ is tuple and len(t) == 2 and t[0] == "list" and t[1].__class__ is str
+                  and t[1] not in ("zone", "action", "card")):
+            return False
+    return True
+
+
 class _Budget:
     """Counts the characters of a text as it is built; past the bound, a located error."""
     __slots__ = ("left", "span")
@@ -98,9 +128,15 @@ class EventLog:
         self._attribute_types: dict[tuple, object] = {}     # (kind, card type, name) → shown as
         self._zone_names: dict = {}            # zone key → its name in words
         self._hidden: dict = {}                # zone key → whether its zone is hidden
-        self._tails: dict = {}                 # (from, to, place, face) → (" from A to B face up", hidden)
+        self._tails: dict = {}                 # (from, to, place, face) → (" from A to B face up", hidden, size)
+        self._ways: dict = {}                  # (from, face up, to, place, face) → words, who reads (`moved`)
+        self._card_names: list = []            # the program's (a move of several cards keeps numbers)
+        self._groups: dict = {}                # (froms, to, place, face) → words of a move of cards (`move`)
         self._seers: dict = {}                 # (zone key, face up) → who may see a card there
-        self._begins: dict = {}                # (step or phase, name) → its event's data and text
+        self._begins: dict = {}                # id(span) → a step's event: data, text, size, rule, ...
+        self._plain: dict = {}                 # declared event → whether its words are made once
+        self._words: dict = {}                 # (event, key, value, ...) → its words (`announced`)
+        self._shared = False                   # whether `_share` has looked for the program's words
         self.bytes = 0                          # what the log holds so far, as MAX_LOG_BYTES counts it
 
     @property
@@ -121,14 +157,25 @@ class EventLog:
         datas, self._data = self._data, []
         out = self._events
         for (n, rnd, kind, rule, step, text), data in zip(pending, datas):
-            ev = {"n": n, "round": rnd, "event": kind, "rule": rule, "step": step, "text": text}
-            if data.__class__ is tuple:     # a move of one card (`move`)
-                name, src, key, face, hidden = data
-                ev["cards"] = [name]
-                ev["from"] = [src]
+            if data.__class__ is tuple:     # a move (`move`, `moved`)
+                if text is None:            # of one card: its name, zone, and the words after the name
+                    name, src, key, face, hidden, tail = data
+                    ev = {"n": n, "round": rnd, "event": kind, "rule": rule, "step": step, "text": name + tail,
+                          "cards": [name], "from": [src]}
+                else:                       # of several: their numbers, and their zones
+                    cards, srcs, key, face, hidden = data
+                    names = self._card_names
+                    ev = {"n": n, "round": rnd, "event": kind, "rule": rule, "step": step, "text": text,
+                          "cards": [names[c] for c in cards], "from": list(srcs)}
                 ev["to"] = key
                 ev["face"] = face or ""
                 ev["hidden"] = hidden
+                out.append(ev)
+                continue
+            ev = {"n": n, "round": rnd, "event": kind, "rule": rule, "step": step, "text": text}
+            if data.__class__ is _Words:     # a declared event's words, made once (`announced`)
+                for k, v in data[0].items():
+                    ev[k] = v[:] if v.__class__ is list else v      # each event its own list
             elif data:
                 ev.update(data)
             out.append(ev)
@@ -433,14 +480,101 @@ class EventLog:
             self._parts[len(self._events) + len(self._pending)] = tuple(parts)
         rule = self._rules.get(id(span))
         if rule is None:
-            rule = self._where(span)
+            rule = self._rule(m, span)
         self._pending.append((n, st.round, kind, rule, path[-1] if path else "", text))
         self._data.append(data)
 
     def announced(self, m, event: str, params: dict, span) -> None:
         """A declared event raised by a rule: `battle_won (winner: Ann, card: Bolt)`, its data the
-        parameters in words (cards and players by name), each card's name read by who may see it
-        (the text `typed_parts` writes for each value, put together here in one pass)."""
+        parameters in words (cards and players by name), each card's name read by who may see it.
+        Its words depend only on the values when they are numbers, texts, players, cards or lists
+        of them (names do not change), so they are made once per event and values (`_words`) and
+        only who may read each card's name is asked each time."""
+        plain = self._plain.get(event)
+        if plain is None and not self._shared:
+            self._share(m)
+            plain = self._plain.get(event)
+        if plain is None:
+            plain = self._plain[event] = _plain_types(m.prog.event_types(event))
+        if plain:
+            if _SCALARS.issuperset(map(type, params.values())):      # numbers and texts (the usual)
+                key = (event, *params.items())
+            else:           # lists of them too
+                key = [event]
+                for k, v in params.items():
+                    cls = v.__class__
+                    if cls is int or cls is str:
+                        key.append((k, v))
+                    elif cls is list:
+                        for x in v:
+                            if x.__class__ is not int and x.__class__ is not str:
+                                key = None
+                                break
+                        else:
+                            key.append((k, tuple(v)))
+                            continue
+                        break
+                    else:
+                        key = None
+                        break
+                if key is not None:
+                    key = tuple(key)
+            if key is not None:
+                made = self._words.get(key)
+                if made is None and not self._shared:
+                    self._share(m)
+                    made = self._words.get(key)
+                if made is None:
+                    made = self._word(m, event, params, span)
+                    if made is not None and len(self._words) < _MAX_WORDS:
+                        self._words[key] = made
+                if made is not None and self.bytes + made[2] <= MAX_LOG_BYTES:
+                    # (past the bound, `emit` below stops the game)
+                    self.bytes += made[2]
+                    st = m.st
+                    n = st.event_n = st.event_n + 1
+                    if made[4]:         # its cards: who may read each name now
+                        pieces = made[3]
+                        hidden = None
+                        for i, c in made[4]:
+                            who = None if m.looks else self._seers.get((st.card_zone[c], st.face_up[c]))
+                            if who is None:     # (`seers`, inlined)
+                                who = self.seers(m, c)
+                            if who is not EVERYONE:
+                                if hidden is None:
+                                    hidden = list(pieces)
+                                hidden[i] = Seen(pieces[i], who)
+                        if hidden is not None:
+                            self._parts[len(self._events) + len(self._pending)] = tuple(hidden)
+                    rule = self._rules.get(id(span))
+                    if rule is None:
+                        rule = self._rule(m, span)
+                    path = st.step_path
+                    self._pending.append((n, st.round, "event", rule, path[-1] if path else "", made[1]))
+                    self._data.append(made)
+                    return
+        shown, pieces, hidden, _cards = self._words_of(m, event, params, span)
+        self.emit(m, "event", span, shown, "".join(pieces), weight=None)
+        if hidden is not None:      # what `emit` keeps for a text with such parts (for `seen_by`)
+            self._parts[len(self) - 1] = tuple([hidden.get(i, piece) for i, piece in enumerate(pieces)])
+
+    def _word(self, m, event: str, params: dict, span):
+        """A declared event's words for `_words`: its data, text, what it adds to the log's size,
+        the text's pieces and where in them each card's name is (its index in pieces, the card);
+        None when a value names a card inside it (a list of cards: not made once)."""
+        shown, pieces, _hidden, cards = self._words_of(m, event, params, span)
+        if cards is None:
+            return None
+        text = "".join(pieces)
+        if len(text) > MAX_RUNTIME_STRING:
+            raise TextTooLong(span)
+        return _Words((shown, text, _EVENT_OVERHEAD + 2 * len(text) + _DATUM * len(shown),
+                       tuple(pieces), tuple(cards)))
+
+    def _words_of(self, m, event: str, params: dict, span) -> tuple:
+        """The data (the parameters in words), the text's pieces, and {index in pieces: Seen}
+        for the names not everyone may read (None when there are none), as `typed_parts`
+        writes each value, put together in one pass."""
         types = m.prog.event_types(event)
         shown = {"name": event}
         for k, v in params.items():
@@ -451,6 +585,7 @@ class EventLog:
                 shown[k] = self.typed(m, v, t)
         pieces = [event]            # the text's pieces as strings
         hidden = None               # index in pieces -> the Seen part, for names not everyone reads
+        cards = []                  # (index in pieces, card) of each card named by a value
         sep = " ("
         for k, v in params.items():
             pieces.append(f"{sep}{k}: ")
@@ -461,6 +596,7 @@ class EventLog:
                 if len(name) > MAX_RUNTIME_STRING:
                     raise TextTooLong(span)
                 if t == "card":
+                    cards.append((len(pieces), v))
                     who = self.seers(m, v)
                     if who is not EVERYONE:
                         if hidden is None:
@@ -479,6 +615,7 @@ class EventLog:
                 continue
             for part in self.typed_parts(m, v, t, span):
                 if part.__class__ is Seen:
+                    cards = None            # a name inside a value: its words are not made once
                     if part[1] is not EVERYONE:
                         if hidden is None:
                             hidden = {}
@@ -488,16 +625,31 @@ class EventLog:
                     pieces.append(part)
         if params:
             pieces.append(")")
-        self.emit(m, "event", span, shown, "".join(pieces), weight=None)
-        if hidden is not None:      # what `emit` keeps for a text with such parts (for `seen_by`)
-            self._parts[len(self) - 1] = tuple([hidden.get(i, piece) for i, piece in enumerate(pieces)])
+        return shown, pieces, hidden, cards
 
     def begins(self, m, kind: str, name: str, span) -> None:
-        """`step Reveal begins` (or phase): its text and data made once per step."""
-        made = self._begins.get((kind, name))
-        if made is None:
-            made = self._begins[(kind, name)] = ({"name": name}, f"{kind} {name} begins")
-        self.emit(m, kind, span, made[0], made[1])
+        """`step Reveal begins` (or phase): its data, text, size and rule made once per step
+        (by the id of its span, the span kept with them)."""
+        made = self._begins.get(id(span))
+        if made is None or made[6] is not span or made[5] != name or made[4] != kind:
+            if not self._shared:
+                self._share(m)
+            made = self._begins.get(id(span))
+            if made is None or made[6] is not span or made[5] != name or made[4] != kind:
+                text = f"{kind} {name} begins"
+                if len(text) > MAX_RUNTIME_STRING:
+                    raise TextTooLong(span)
+                made = self._begins[id(span)] = (
+                    {"name": name}, text, _EVENT_OVERHEAD + len(text) + _DATUM, self._rule(m, span), kind, name, span)
+        size = self.bytes + made[2]
+        if size > MAX_LOG_BYTES:        # `emit` stops the game
+            self.emit(m, kind, span, made[0], made[1])
+        self.bytes = size               # recorded here as `emit` records it
+        st = m.st
+        n = st.event_n = st.event_n + 1
+        path = st.step_path
+        self._pending.append((n, st.round, kind, made[3], path[-1] if path else "", made[1]))
+        self._data.append(made[0])
 
     def move(self, m, cards, sources, key, place, face, span, before=None) -> None:
         """`before`: who could see the one card moved before it moved (they may read its name)."""
@@ -505,21 +657,23 @@ class EventLog:
             c = cards[0]
             src = sources[0]
             way = self._tails.get((src, key, place, face))
-            if way is None:         # the words after the card's name, and whether its new place is hidden
-                way = (self._move_tail(m, src, key, place, face), self._hidden_dest(m, key, face))
+            if way is None and not self._shared:
+                self._share(m)
+                way = self._tails.get((src, key, place, face))
+            if way is None:         # the words after the card's name, whether its new place is hidden,
+                tail = self._move_tail(m, src, key, place, face)   # and what the event adds to the size
+                # the data: cards, from, to, face, hidden (5 keys), its name and the rest (+ 20)
+                way = (tail, self._hidden_dest(m, key, face), _EVENT_OVERHEAD + len(tail) + _DATUM * 5 + 20)
                 if "/" not in src and "/" not in key:       # an entity's zone's name changes
                     self._tails[(src, key, place, face)] = way
-            tail, hidden_dest = way
+            tail, hidden_dest, fixed = way
             name = m.card_names[c]
-            text = name + tail
-            length = len(text)
-            if length > MAX_RUNTIME_STRING:
+            if len(name) + len(tail) > MAX_RUNTIME_STRING:
                 raise TextTooLong(span)
-            # the data: cards, from, to, face, hidden (5 keys), made a dict when the log is read
-            size = self.bytes + _EVENT_OVERHEAD + length + _DATUM * 5 + len(name) + 20
+            size = self.bytes + fixed + 2 * len(name)
             if size > MAX_LOG_BYTES:
                 self.emit(m, "move", span, {"cards": [name], "from": [src], "to": key, "face": face or "",
-                                            "hidden": hidden_dest}, text, weight=len(name) + 20)
+                                            "hidden": hidden_dest}, name + tail, weight=len(name) + 20)
                 return              # (not reached: emit stops the game at the same bound)
             self.bytes = size
             st = m.st
@@ -535,21 +689,96 @@ class EventLog:
             path = st.step_path
             rule = self._rules.get(id(span))
             if rule is None:
-                rule = self._where(span)
-            self._pending.append((n, st.round, "move", rule, path[-1] if path else "", text))
-            self._data.append((name, src, key, face, hidden_dest))
+                rule = self._rule(m, span)
+            self._pending.append((n, st.round, "move", rule, path[-1] if path else "", None))
+            self._data.append((name, src, key, face, hidden_dest, tail))      # its text: name + tail
             return
-        hidden_dest = self._hidden_dest(m, key, face)
-        uniq = list(dict.fromkeys(sources))
-        src = self.zone_name(m, uniq[0]) if len(uniq) == 1 else f"{len(uniq)} zones"
-        dest = self.zone_name(m, key)
-        where = f"the bottom of {dest}" if place == "bottom" else dest
-        facing = f" face {face}" if face else ""
-        names = [m.card_label(c) for c in cards]
-        self.emit(m, "move", span, {"cards": names, "from": uniq, "to": key, "face": face or "",
-                                    "hidden": hidden_dest},
-                  f"{len(cards)} cards from {src} to {where}{facing}",
-                  weight=sum(map(len, names)) + 4 * len(names) + 16 * len(uniq))
+        uniq = tuple(dict.fromkeys(sources))
+        way = self._groups.get((uniq, key, place, face))
+        if way is None and not self._shared:
+            self._share(m)
+            way = self._groups.get((uniq, key, place, face))
+        if way is None:     # " cards from A to B face up", whether B is hidden, and the size besides
+            src = self.zone_name(m, uniq[0]) if len(uniq) == 1 else f"{len(uniq)} zones"
+            dest = self.zone_name(m, key)
+            where = f"the bottom of {dest}" if place == "bottom" else dest
+            facing = f" face {face}" if face else ""
+            tail = f" cards from {src} to {where}{facing}"
+            # the data's 5 keys, and its lists: the names (below), 4 a name and 16 a zone
+            way = (tail, self._hidden_dest(m, key, face), _EVENT_OVERHEAD + len(tail) + _DATUM * 5 + 16 * len(uniq))
+            if not any("/" in z for z in uniq) and "/" not in key:      # an entity's zone's name changes
+                self._groups[(uniq, key, place, face)] = way
+        tail, hidden_dest, fixed = way
+        count = str(len(cards))
+        text = count + tail
+        if len(text) > MAX_RUNTIME_STRING:
+            raise TextTooLong(span)
+        names = m.card_names
+        size = self.bytes + fixed + len(text) - len(tail) + sum([len(names[c]) + 4 for c in cards])
+        if size > MAX_LOG_BYTES:        # `emit` stops the game
+            names = [m.card_label(c) for c in cards]
+            self.emit(m, "move", span, {"cards": names, "from": list(uniq), "to": key, "face": face or "",
+                                        "hidden": hidden_dest}, text,
+                      weight=sum(map(len, names)) + 4 * len(names) + 16 * len(uniq))
+        self.bytes = size               # recorded here as `emit` records it; the names when the log is read
+        st = m.st
+        n = st.event_n = st.event_n + 1
+        rule = self._rules.get(id(span))
+        if rule is None:
+            rule = self._rule(m, span)
+        path = st.step_path
+        self._pending.append((n, st.round, "move", rule, path[-1] if path else "", text))
+        self._card_names = names
+        self._data.append((tuple(cards), uniq, key, face, hidden_dest))
+
+    def moved(self, m, c: int, src: str, was_up: bool, key: str, place, face, span) -> None:
+        """A move of one card that only the log watches (machine.move): `move` with the card's
+        zone and facing before (`src`, `was_up`) instead of who could see it there. Its words,
+        hidden-ness, size and who may read its name (before or after) are made once per (from,
+        facing before, to, place, face) for the program's games (`_ways`)."""
+        way = self._ways.get((src, was_up, key, place, face))
+        if way is None:
+            if not self._shared:
+                self._share(m)
+                way = self._ways.get((src, was_up, key, place, face))
+            if way is None:
+                way = self._way(m, src, was_up, key, place, face)
+        tail, hidden_dest, fixed, who = way
+        name = m.card_names[c]
+        size = self.bytes + fixed + 2 * len(name)
+        if size > MAX_LOG_BYTES or len(name) + len(tail) > MAX_RUNTIME_STRING:     # `move` stops the game
+            self.move(m, [c], [src], key, place, face, span, who)
+            return
+        self.bytes = size
+        st = m.st
+        n = st.event_n = st.event_n + 1
+        if who is not EVERYONE:     # some may not read the name: keep the text's parts
+            self._parts[len(self._events) + len(self._pending)] = (
+                Seen(name, who, self.back(m, c)) if m.prog.backs else Seen(name, who), tail)
+        rule = self._rules.get(id(span))
+        if rule is None:
+            rule = self._rule(m, span)
+        path = st.step_path
+        self._pending.append((n, st.round, "move", rule, path[-1] if path else "", None))
+        self._data.append((name, src, key, face, hidden_dest, tail))      # its text: name + tail
+
+    def _way(self, m, src: str, was_up: bool, key: str, place, face) -> tuple:
+        """For `moved`: the words after the card's name, whether its new place is hidden, what
+        the event adds to the log's size besides the name, and who may read the name (who could
+        see the card where it was or may see it where it is: `seers`, `visibility.seers`)."""
+        tail = self._move_tail(m, src, key, place, face)
+        info = m.zone_info
+        decl, seat, _public = info[src]
+        before = seers(rule_of(decl), seat, was_up)
+        decl, seat, _public = info[key]
+        who = seers(rule_of(decl), seat, was_up if face is None else face == "up")
+        if before is not who:
+            who = who | before
+        # the data: cards, from, to, face, hidden (5 keys), the name and 20 more
+        way = (tail, self._hidden_dest(m, key, face), _EVENT_OVERHEAD + len(tail) + _DATUM * 5 + 20, who)
+        if "/" not in src and "/" not in key:       # an entity's zone's name and owner change
+            self._ways[(src, was_up, key, place, face)] = way
+        return way
 
     def _hidden_dest(self, m, key, face) -> bool:
         hidden = self._hidden.get(key)
@@ -583,6 +812,31 @@ class EventLog:
                 shown["player"] = ev["player"]
             out.append(shown)
         return out
+
+    def _share(self, m) -> None:
+        """The words made once per game (`_SHARED`: rules' places, steps' texts, declared
+        events' and moves' words, zones' names) are the same in every game of the program whose
+        players have the same names: made once for them all, kept with the program (for at most
+        _MAX_SHARED lists of names). Called at the first word the log looks up and does not have."""
+        self._shared = True
+        every = m.prog.__dict__.setdefault("_log_words", {})
+        names = tuple(self.names)
+        made = every.get(names)
+        if made is None:
+            if len(every) < _MAX_SHARED:
+                every[names] = {attr: getattr(self, attr) for attr in _SHARED}
+            return
+        for attr, cache in made.items():
+            setattr(self, attr, cache)
+
+    def _rule(self, m, span) -> str:
+        """`_where`, after looking in the words made by the program's other games."""
+        if not self._shared:
+            self._share(m)
+            rule = self._rules.get(id(span))
+            if rule is not None:
+                return rule
+        return self._where(span)
 
     def _where(self, span) -> str:
         """`file.cards:12:7`, formatted once per rule: the log names a rule for every event.

@@ -13,6 +13,8 @@ import gc
 import json
 from pathlib import Path
 
+import pytest
+
 from cardsmith.dsl.loader import load_game
 from cardsmith.interpreter.agents import RandomAgent
 from cardsmith.interpreter.engine import Engine
@@ -118,3 +120,115 @@ def test_the_records_are_not_watched_by_the_garbage_collector():
     gc.collect()
     tracked = sum(map(gc.is_tracked, log._pending))
     assert len(log._pending) > 300 and tracked == 0
+
+
+TILES = ROOT / "tests" / "games" / "tiered_tiles.cards"
+CARAVANS = ROOT / "tests" / "games" / "caravans.cards"
+
+
+def _written(eng) -> tuple:
+    """What a game's log gives its readers: the whole log as written, and each player's."""
+    return eng.log_jsonl(), [eng.log_seen_by(p) for p in range(eng.m.n_players)]
+
+
+def _played(game, players, seed, before=None, **options):
+    """A game played by the random bots, `before(engine)` applied first."""
+    eng = Engine(game, players=players, seed=seed, log=True, **options)
+    if before is not None:
+        before(eng)
+    agents = [RandomAgent(seed * 1000 + s) for s in range(players)]
+    while not eng.finished:
+        d = eng.pending
+        eng.decide(agents[d.player].choose(eng.view(d.player), d))
+    return eng
+
+
+def _watched(eng) -> None:
+    """Make the machine take its general move (as if a rule listened to cards moving): the one-card
+    move only the log watches (`EventLog.moved`) is then recorded by `EventLog.move`."""
+    eng.m.move_triggers = True
+
+
+@pytest.mark.parametrize("path", [SPACE_WAR, PRIVATE_LOOK, TILES], ids=lambda p: p.stem)
+def test_a_move_only_the_log_watches_is_written_as_the_general_move_writes_it(path):
+    game = _game(path)
+    moved = 0
+    for seed in range(4):
+        fast = _played(game, 2, seed)
+        moved += sum(1 for e in fast.log if e["event"] == "move" and len(e["cards"]) == 1)
+        assert _written(fast) == _written(_played(game, 2, seed, _watched)), seed
+    assert moved > 10
+
+
+def test_the_log_only_move_is_taken_and_names_hidden_cards_to_their_seers_only(monkeypatch):
+    calls = []
+    moved = EventLog.moved
+
+    def counted(self, *args):
+        calls.append(args[1])
+        return moved(self, *args)
+
+    monkeypatch.setattr(EventLog, "moved", counted)
+    eng = _played(_game(), 2, 3)
+    assert len(calls) > 100            # the machine's one-card move that only the log watches
+    log = eng.event_log
+    hidden = [i for i, e in enumerate(log.events) if e["event"] == "move" and e["hidden"] and i in log._parts]
+    assert hidden                      # face down to the battlefield: nobody may read the name
+    e = log.events[hidden[0]]
+    for p in range(2):
+        mine = {x["n"]: x for x in log.seen_by(p)}[e["n"]]
+        assert e["cards"][0] not in mine["text"] and mine["text"].startswith("a card from ")
+
+
+def test_a_move_of_several_cards_records_what_emit_writes():
+    """A move of several cards keeps their numbers and zones; the event read is the one `emit`
+    makes from the data and text written out."""
+    game = _game()
+    eng = Engine(game, players=2, seed=1, log=True)
+    m = eng.m
+    log = m.log
+    key = next(k for k, held in m.zones.items() if len(held) > 3)
+    cards = m.zones[key][-3:]
+    dest = next(k for k in m.zone_info if k.startswith("discard:"))
+    span = next(iter(game.decls.procedures.values())).span
+    start = len(log)
+    size = log.bytes
+    log.move(m, cards, [key] * 3, dest, "bottom", "up", span)
+    fast = log.events[start]
+    general = EventLog(True, eng.player_names)
+    names = [m.card_names[c] for c in cards]
+    general.emit(m, "move", span, {"cards": names, "from": [key], "to": dest, "face": "up", "hidden": False},
+                 f"3 cards from {log.zone_name(m, key)} to the bottom of {log.zone_name(m, dest)} face up",
+                 weight=sum(map(len, names)) + 4 * 3 + 16)
+    slow = general.events[0]
+    assert fast["text"] == f"3 cards from {key} to the bottom of {eng.player_names[0]}'s discard face up"
+    assert {k: v for k, v in fast.items() if k != "n"} == {k: v for k, v in slow.items() if k != "n"}
+    assert list(fast) == list(slow)
+    assert log.bytes - size == general.bytes        # the same count toward MAX_LOG_BYTES
+
+
+@pytest.mark.parametrize("path", [SPACE_WAR, CARAVANS], ids=lambda p: p.stem)
+def test_a_declared_events_words_made_once_are_those_made_each_time(path, monkeypatch):
+    """`announced` makes an event's words once per values (`_words`); with none kept (each made
+    anew) the log and each player's log are the same, the hidden names included."""
+    game = _game(path)
+    made = [_written(_played(game, 2, seed)) for seed in range(3)]
+    monkeypatch.setattr("cardsmith.interpreter.log._MAX_WORDS", 0)
+    fresh = _game(path)             # another program: nothing made for it yet
+    for seed in range(3):
+        assert _written(_played(fresh, 2, seed)) == made[seed], seed
+    assert fresh.decls.events       # (the game declares events)
+
+
+def test_words_shared_by_the_games_of_a_program_follow_the_players_names():
+    """The words made once are kept with the program for each list of player names: a game of
+    other names writes its own, and a game played after others writes what a first game writes."""
+    game = _game()
+    first = _written(_played(_game(), 2, 5))
+    for seed in range(3):
+        _played(game, 2, seed)
+    named = _played(game, 2, 5, player_names=["Ann", "Bob"])
+    assert "Ann" in named.log_jsonl() and "Player 1" not in named.log_jsonl()
+    assert _written(_played(game, 2, 5)) == first
+    renamed = named.log_jsonl().replace("Ann", "Player 1").replace("Bob", "Player 2")
+    assert renamed == first[0]
