@@ -5,9 +5,13 @@ the `cardsmith` command's own module), and timed from start to exit, three ways:
 
 * **no cache**: `CARDSMITH_CACHE_DIR=off`: every table and every parse built afresh;
 * **cold**:     a cache folder that holds the parser's tables and the dataclasses' compiled
-                methods (as after any earlier command), but not this file's: the first check
-                after an edit;
-* **warm**:     the same command again on the same file: its parse comes from the cache.
+                methods (as after any earlier command), but nothing of this file (its parse,
+                that it checked clean): the first check after an edit;
+* **warm**:     the same command again on the same file: its parse comes from the cache, and a
+                check that found nothing before says ok at once.
+
+Each run is timed twice: wall-clock, and the CPU seconds (user + system) the command used,
+which a loaded machine (other processes waiting for the same cores) does not inflate.
 
 For `play` (random bots, the fewest players, seed 1) what is timed is the start: from starting
 the command to the first event of the game printed (the game is then stopped). Python's own
@@ -30,6 +34,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -70,32 +75,46 @@ def long_game(text: str, lines: int = LONG_LINES) -> str:
 _FIRST_EVENT = re.compile(r"^ +1  ")      # the log's first event as `play` prints it
 
 
-def run(args: list[str], cache: str, pycache: Path) -> float:
-    """Seconds from starting the command to its exit (check), or to the first event of the
-    game printed (play: the game is then stopped). Python's bytecode is cached as for an
+def _cpu() -> float:
+    """CPU seconds (user + system) used so far by this process's finished children."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def run(args: list[str], cache: str, pycache: Path) -> tuple[float, float]:
+    """(wall, cpu): seconds from starting the command to its exit (check), or to the first event
+    of the game printed (play: the game is then stopped), and the CPU seconds the command used
+    (for play, to when it was stopped, a moment after the first event). On a loaded machine the
+    wall time waits for a core and the CPU time does not. Python's bytecode is cached as for an
     installed package (in `pycache`, not in the source tree), whatever PYTHONDONTWRITEBYTECODE says."""
     env = dict(os.environ, CARDSMITH_CACHE_DIR=cache, PYTHONPYCACHEPREFIX=str(pycache))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     command = [sys.executable, "-m", "cardsmith.interpreter.cli", *args]
+    cpu = _cpu()
     start = time.perf_counter()
     if args[0] != "play":
         done = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         elapsed = time.perf_counter() - start
         if done.returncode != 0:
             raise SystemExit(f"cardsmith {' '.join(args)} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
-        return elapsed
+        return elapsed, _cpu() - cpu
     with subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as proc:
         for line in proc.stdout:
             if _FIRST_EVENT.match(line):
                 elapsed = time.perf_counter() - start
                 proc.kill()
-                return elapsed
-        raise SystemExit(f"cardsmith {' '.join(args)} printed no event (exit {proc.wait()})")
+                break
+        else:
+            raise SystemExit(f"cardsmith {' '.join(args)} printed no event (exit {proc.wait()})")
+    return elapsed, _cpu() - cpu
 
 
 def _forget_parses(folder: Path) -> None:
-    for entry in folder.glob("ast-*"):
-        entry.unlink()
+    """What the cache folder knows of the files themselves (their parse, that they checked
+    clean): as after an edit."""
+    for pattern in ("ast-*", "checked-*"):
+        for entry in folder.glob(pattern):
+            entry.unlink()
 
 
 def main(argv=None) -> int:
@@ -119,23 +138,28 @@ def main(argv=None) -> int:
         for name, path in files.items():
             commands[f"check {name}"] = ["check", path]
             commands[f"play {name}"] = ["play", path, "--seed", "1"]
-        times = {(c, way): [] for c in commands for way in ("no cache", "cold", "warm")}
+        ways = ("no cache", "cold", "warm")
+        times = {(c, way): [] for c in commands for way in ways}
         for _ in range(args.repeats):
             for c, cmd in commands.items():
                 times[c, "no cache"].append(run(cmd, "off", pycache))
                 _forget_parses(cache)
                 times[c, "cold"].append(run(cmd, str(cache), pycache))
                 times[c, "warm"].append(run(cmd, str(cache), pycache))
-        med = {k: statistics.median(v) for k, v in times.items()}
+        wall = {k: statistics.median(w for w, _ in v) for k, v in times.items()}
+        cpu = {k: statistics.median(c for _, c in v) for k, v in times.items()}
         print(f"cardsmith start-up, median of {args.repeats} runs each, Python {sys.version.split()[0]} "
-              f"({', '.join(f'{k}: {n:,} lines' for k, n in sizes.items())})")
-        print(f"{'command':<22}{'no cache s':>11}{'cold s':>9}{'warm s':>9}{'warm / no cache':>17}")
-        for c in commands:
-            print(f"{c:<22}{med[c, 'no cache']:11.3f}{med[c, 'cold']:9.3f}{med[c, 'warm']:9.3f}"
-                  f"{med[c, 'warm'] / med[c, 'no cache']:16.2f}x")
+              f"({', '.join(f'{k}: {n:,} lines' for k, n in sizes.items())}; load average "
+              f"{os.getloadavg()[0]:.1f} at the end)")
+        for title, med in (("wall-clock seconds", wall), ("CPU seconds (user + system)", cpu)):
+            print(title)
+            print(f"{'command':<22}{'no cache':>9}{'cold':>8}{'warm':>8}{'warm / no cache':>17}")
+            for c in commands:
+                print(f"{c:<22}{med[c, 'no cache']:9.3f}{med[c, 'cold']:8.3f}{med[c, 'warm']:8.3f}"
+                      f"{med[c, 'warm'] / med[c, 'no cache']:16.2f}x")
         print(json.dumps({"benchmark": "startup", "repeats": args.repeats, "lines": sizes,
-                          "seconds": {c: {way: round(med[c, way], 3) for way in ("no cache", "cold", "warm")}
-                                      for c in commands}}))
+                          "seconds": {c: {way: round(wall[c, way], 3) for way in ways} for c in commands},
+                          "cpu_seconds": {c: {way: round(cpu[c, way], 3) for way in ways} for c in commands}}))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

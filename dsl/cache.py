@@ -18,6 +18,20 @@ and compiles it every time the module is imported, about 1 ms a class, and the A
 160 classes. The code objects are kept by their source (marshal, as Python's __pycache__ keeps
 bytecode), only for classes of modules named cardsmith.*: source written by the standard
 library from cardsmith's own class definitions, never from a game file.
+
+And what cardsmith learnt of each game file, all of it plain JSON data read back with json and
+checked field by field (a damaged, foreign or hostile entry is a miss: the work is done again):
+
+* `ast-*`: the file's AST (load_module), keyed by its path and text and the front end's code;
+* `checked-*`: that the file checked without a single diagnostic (checked_ok), keyed by its
+  text, `--root` and the checker's code (every module of cardsmith/dsl, the grammar, Python's
+  version), listing the files it includes with the SHA-256 of their text: a second
+  `cardsmith check` of unchanged files says ok without parsing, checking or importing the front end;
+* `settled-*`: what the body checks left in the model for the compiler (load_settled: every
+  expression's type, named by its file and place in that file's AST), keyed the same way: a
+  second `play` / `simulate` / `test` of unchanged files does not check the bodies again.
+
+Each kind keeps its MAX_PARSES most recently used entries.
 """
 from __future__ import annotations
 
@@ -233,9 +247,13 @@ def load_module(source):
         stored = json.loads(data)
         if not (isinstance(stored, dict) and stored.get("path") == source.path):
             return None
-        module = _Decoder(source.path).node(stored["module"])
+        decoder = _Decoder(source.path)
+        module = decoder.node(stored["module"])
+        if module.__class__ is not _ast_classes()["Module"][0]:
+            return None
     except Exception:           # a damaged or foreign entry is a miss: the file is parsed again
         return None
+    _orders[id(module)] = (module, decoder.order)
     try:
         os.utime(path)          # recently used: the last to be evicted
     except OSError:
@@ -323,6 +341,7 @@ class _Decoder:
         self.span = Span
         self.classes = _ast_classes()
         self.spans: dict = {}
+        self.order: list = []       # every node made, in the order made (node_order)
 
     def node(self, v):
         if v.__class__ is not list:
@@ -335,6 +354,7 @@ class _Decoder:
             if len(v) != len(names) + 2:
                 raise ValueError(f"{v[1]}: {len(v) - 2} fields, not {len(names)}")
             obj = object.__new__(cls)
+            self.order.append(obj)
             for name, x in zip(names, v[2:]):
                 object.__setattr__(obj, name, self.node(x))      # as the frozen class's __init__ does
             return obj
@@ -458,3 +478,177 @@ def save_checked(path: str, root: str | None, text: str, files: list) -> None:
               for joined, target, body in files]
     if write(where, json.dumps({"path": path, "files": listed}, separators=(",", ":")).encode("utf-8")):
         _evict(where.parent, "checked-", MAX_PARSES)
+
+
+# ---------------------------------------------------------------- what the body checks settled
+
+# A game checked without a diagnostic is played again (`cardsmith play`, `simulate`) without
+# running the body checks again: what they leave in the model for the compiler (dsl/model.py
+# Declarations: every expression's type and kind, `typing`; param_types; call_types; remembers)
+# is kept as plain JSON, each expression named by its file and its place in that file's AST
+# (node_order), and put back. Keyed as a checked file is (its text, --root, the checker's code);
+# the files it includes must be the same ones with the same text, else the checks run.
+
+_orders: dict = {}          # id(module) -> (module, its nodes in order), for modules read from entries
+
+
+def node_order(module) -> list:
+    """Every AST node of `module`, one entry per place it occurs, in a fixed order (depth first,
+    each node before its fields, fields in their order): the order load_module makes them in, so
+    for a module read from the cache folder the list is already there."""
+    kept = _orders.get(id(module))
+    if kept is not None and kept[0] is module:
+        return kept[1]
+    classes = _ast_classes()
+    out: list = []
+    stack = [module]
+    while stack:
+        v = stack.pop()
+        cls = v.__class__
+        if cls is tuple:
+            stack.extend(reversed(v))
+            continue
+        fields = classes.get(cls.__name__)
+        if fields is None or fields[0] is not cls:
+            continue                    # a span, text, a number, none
+        out.append(v)
+        if len(out) > _MAX_NODES:
+            raise _NotPlain("too many nodes")
+        stack.extend(getattr(v, name) for name in reversed(fields[1]))
+    return out
+
+
+_MAX_NODES = 2_000_000
+
+
+def _plain(v):
+    """A type, an instance key or a table of them (strings, numbers, none, tuples, dicts) as JSON."""
+    cls = v.__class__
+    if v is None or cls is str or cls is int or cls is bool:
+        return v
+    if cls is tuple:
+        return ["T", *[_plain(x) for x in v]]
+    if cls is dict:
+        return ["D", *[[_plain(k), _plain(x)] for k, x in v.items()]]
+    raise _NotPlain(cls.__name__)
+
+
+def _unplain(v):
+    cls = v.__class__
+    if v is None or cls is str or cls is int or cls is bool:
+        return v
+    if cls is list and v and v[0] == "T":
+        return tuple([_unplain(x) for x in v[1:]])
+    if cls is list and v and v[0] == "D":
+        out = {}
+        for pair in v[1:]:
+            if pair.__class__ is not list or len(pair) != 2:
+                raise ValueError("not a table")
+            out[_unplain(pair[0])] = _unplain(pair[1])
+        return out
+    raise ValueError("not settled data")
+
+
+def _settled_entry(path: str, root: str | None, text: str) -> Path | None:
+    try:
+        where = os.path.realpath(path)
+        named = os.path.realpath(root) if root is not None else ""
+        return entry("settled", _checker(), path, where, named, text)
+    except (OSError, ValueError):
+        return None
+
+
+def save_settled(path: str, root: str | None, text: str, files: list, modules: list, decls) -> None:
+    """Keep what the body checks left in `decls` for the game at `path` (text `text`), checked
+    without a diagnostic; `files`: the included files as check_source lists them, `modules`: the
+    AST of each file read, the game's own first. Nothing is kept when an expression with a type
+    is not found in those ASTs."""
+    where = _settled_entry(path, root, text)
+    if where is None:
+        return
+    import json
+
+    try:
+        places: dict = {}
+        for number, module in enumerate(modules):
+            for i, node in enumerate(node_order(module)):
+                places.setdefault(id(node), []).append([number, i])
+
+        def table(found: dict) -> list:
+            rows = []
+            for (instance, key), value in found.items():
+                at = places.get(key)
+                if at is None:
+                    raise _NotPlain("a typed expression outside the files' ASTs")
+                rows.append([_plain(instance), at, _plain(value)])
+            return rows
+
+        data = {"path": path,
+                "files": [[joined, target, hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()]
+                          for joined, target, body in files],
+                "types": table(decls.typing.types), "kinds": table(decls.typing.kinds),
+                "param_types": _plain(decls.param_types), "call_types": _plain(decls.call_types),
+                "remembers": bool(decls.remembers)}
+        encoded = json.dumps(data, separators=(",", ":")).encode("utf-8")
+    except (_NotPlain, RecursionError, ValueError, TypeError):
+        return
+    if write(where, encoded):
+        _evict(where.parent, "settled-", MAX_PARSES)
+
+
+def load_settled(path: str, root: str | None, text: str):
+    """A function `settle(decls, files, modules) -> bool` that puts back what the body checks
+    left for this game when it was checked without a diagnostic (save_settled), if the same files
+    are read again (`files`, `modules` as save_settled takes them); None when nothing is kept.
+    It returns False, having changed nothing, when anything does not fit: the checks then run."""
+    where = _settled_entry(path, root, text)
+    if where is None:
+        return None
+    try:
+        import json
+
+        with open(where, "rb") as fh:
+            stored = json.loads(fh.read())
+        if not (isinstance(stored, dict) and stored.get("path") == path):
+            return None
+    except Exception:
+        return None
+
+    def settle(decls, files: list, modules: list) -> bool:
+        try:
+            listed = [[joined, target, hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()]
+                      for joined, target, body in files]
+            if listed != stored["files"]:
+                return False
+            orders = [node_order(m) for m in modules]
+
+            def table(rows) -> dict:
+                out = {}
+                for instance, at, value in rows:
+                    instance, value = _unplain(instance), _unplain(value)
+                    for number, i in at:
+                        if i.__class__ is not int or number.__class__ is not int or i < 0 or number < 0:
+                            raise ValueError("not a place")
+                        out[(instance, id(orders[number][i]))] = value
+                return out
+
+            types, kinds = table(stored["types"]), table(stored["kinds"])
+            param_types, call_types = _unplain(stored["param_types"]), _unplain(stored["call_types"])
+            remembers = stored["remembers"]
+            if not (param_types.__class__ is dict and call_types.__class__ is dict and remembers.__class__ is bool):
+                return False
+        except Exception:           # a damaged or foreign entry: the checks run
+            return False
+        decls.typing.types.update(types)
+        decls.typing.kinds.update(kinds)
+        decls.param_types = param_types
+        decls.call_types = call_types
+        decls.remembers = decls.remembers or remembers
+        settle.applied = True
+        try:
+            os.utime(where)
+        except OSError:
+            pass
+        return True
+
+    return settle

@@ -131,6 +131,7 @@ class _Includes:
     stopped: bool = False               # a bound on files or bytes was hit: include no more
     root: Path | None = None            # the folder the user named: includes anywhere below it
     read: list = field(default_factory=list)    # (path as named, path it led to, text) per file included
+    modules: list = field(default_factory=list)     # the AST of each file read, the game's own first
 
     def splice(self, path: Path, module: A.Module) -> A.Module:
         """Splice `extends` / `import`ed files in front of this one's declarations. Only files
@@ -232,6 +233,7 @@ class _Includes:
         sub = _module(src, sink)
         if sub is None:
             return None
+        self.modules.append(sub)
         return self.splice(target, sub)
 
 
@@ -242,11 +244,15 @@ def _sorted(items: list[Diagnostic], root: str) -> list[Diagnostic]:
 
 
 def check_source(source: Source, sink: DiagnosticSink | None = None,
-                 root: str | None = None, read: list | None = None) -> tuple[Game | None, list[Diagnostic], dict]:
+                 root: str | None = None, read: list | None = None,
+                 settle=None, modules: list | None = None) -> tuple[Game | None, list[Diagnostic], dict]:
     """`root`: a folder the user named that holds the game: `extends` / `import` may reach any
     `.cards` file below it, not only below the game's own folder (ignored if it does not hold it).
     `read`: a list given to be filled with (path as named, path it led to, text as read) for
-    every file the game includes (what dsl/cache.py save_checked keeps)."""
+    every file the game includes (what dsl/cache.py save_checked keeps). `settle`: what
+    dsl/cache.py load_settled gives: when it fits the files read, what the body checks found
+    for this game before is put back and they do not run again. `modules`: a list given to be
+    filled with the AST of each file read, the game's own first."""
     sink = sink or DiagnosticSink()
     source = Source(source.path, normalise_line_ends(source.text))
     sources = {source.path: source}
@@ -261,6 +267,9 @@ def check_source(source: Source, sink: DiagnosticSink | None = None,
         if module is None:
             return None, sink.items, sources
         includes = _Includes(sink, sources, total_bytes=size)
+        if modules is not None:
+            includes.modules = modules
+        includes.modules.append(module)
         if read is not None:
             includes.read = read
         if root is not None:
@@ -277,7 +286,8 @@ def check_source(source: Source, sink: DiagnosticSink | None = None,
         decls = declarations(module, sink)
         card_defs = cards(decls, sink)
         deck_rules(decls, card_defs, sink)
-        bodies(decls, sink)
+        if settle is None or sink.items or not settle(decls, includes.read, includes.modules):
+            bodies(decls, sink)
     except CardsmithError:
         return None, sink.items, sources
     except RecursionError:
@@ -306,10 +316,19 @@ def check_file(path: str, root: str | None = None) -> tuple[list[Diagnostic], di
     if read is None:
         return sink.items, {}
     included: list = []
-    _, diags, sources = check_source(read[0], sink, root, included)
-    if not diags:       # the next check of the same files says ok at once (dsl/cache.py checked_ok)
-        cache.save_checked(path, root, read[0].text, included)
+    modules: list = []
+    game, diags, sources = check_source(read[0], sink, root, included, None, modules)
+    if game is not None and not diags:
+        _remember(path, root, read[0].text, included, modules, game)
     return diags, sources
+
+
+def _remember(path: str, root: str | None, text: str, included: list, modules: list, game: Game) -> None:
+    """A game checked without a diagnostic, in the cache folder (dsl/cache.py): the next
+    `cardsmith check` of the same files says ok at once (checked_ok), the next load puts back
+    what the body checks found instead of running them (load_settled)."""
+    cache.save_checked(path, root, text, included)
+    cache.save_settled(path, root, text, included, modules, game.decls)
 
 
 def load_game(path: str, *, fail_fast: bool = False, root: str | None = None) -> Game:
@@ -319,9 +338,16 @@ def load_game(path: str, *, fail_fast: bool = False, root: str | None = None) ->
     read = _read(path, sink, None)
     if read is None:
         raise CardsmithError(sink.items, {})
-    game, diags, sources = check_source(read[0], sink, root)
+    text = read[0].text
+    # played before without a diagnostic: what the body checks found is read back (dsl/cache.py)
+    settle = cache.load_settled(path, root, text)
+    included: list = []
+    modules: list = []
+    game, diags, sources = check_source(read[0], sink, root, included, settle, modules)
     if game is None:
         raise CardsmithError(diags, sources)
+    if not diags and not getattr(settle, "applied", False):
+        _remember(path, root, text, included, modules, game)
     return game
 
 

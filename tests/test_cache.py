@@ -71,9 +71,9 @@ def test_cardsmith_cache_clear(fresh):
     env = {**os.environ, "CARDSMITH_CACHE_DIR": str(fresh)}
     run = [sys.executable, "-m", "cardsmith.interpreter.cli"]
     subprocess.run(run + ["check", "games/space_war_in_space.cards"], check=True, env=env, capture_output=True)
-    # the parser's tables, the dataclasses' compiled methods, the file's parse and that it checked
-    # clean (dsl/cache.py)
+    # the parser's tables, the dataclasses' compiled methods, the file's parse, that it checked
+    # clean and what its body checks found (dsl/cache.py)
     kinds = sorted(entry.name.split("-")[0] for entry in fresh.iterdir())
-    assert kinds == ["ast", "checked", "dataclasses", "grammar"]
+    assert kinds == ["ast", "checked", "dataclasses", "grammar", "settled"]
     out = subprocess.run(run + ["cache", "--clear"], check=True, env=env, capture_output=True, text=True).stdout
-    assert "4 entries removed" in out and list(fresh.iterdir()) == []
+    assert "5 entries removed" in out and list(fresh.iterdir()) == []
