@@ -490,69 +490,67 @@ class EventLog:
         Its words depend only on the values when they are numbers, texts, players, cards or lists
         of them (names do not change), so they are made once per event and values (`_words`) and
         only who may read each card's name is asked each time."""
-        plain = self._plain.get(event)
-        if plain is None and not self._shared:
-            self._share(m)
-            plain = self._plain.get(event)
-        if plain is None:
-            plain = self._plain[event] = _plain_types(m.prog.event_types(event))
-        if plain:
-            if _SCALARS.issuperset(map(type, params.values())):      # numbers and texts (the usual)
-                key = (event, *params.items())
-            else:           # lists of them too
-                key = [event]
-                for k, v in params.items():
-                    cls = v.__class__
-                    if cls is int or cls is str:
-                        key.append((k, v))
-                    elif cls is list:
-                        for x in v:
-                            if x.__class__ is not int and x.__class__ is not str:
-                                key = None
-                                break
-                        else:
-                            key.append((k, tuple(v)))
-                            continue
-                        break
+        if _SCALARS.issuperset(map(type, params.values())):      # numbers and texts (the usual)
+            key = (event, *params.items())
+        else:               # lists of them too
+            key = [event]
+            for k, v in params.items():
+                cls = v.__class__
+                if cls is int or cls is str:
+                    key.append((k, v))
+                elif cls is list:
+                    for x in v:
+                        if x.__class__ is not int and x.__class__ is not str:
+                            key = None
+                            break
                     else:
-                        key = None
-                        break
-                if key is not None:
-                    key = tuple(key)
+                        key.append((k, tuple(v)))
+                        continue
+                    break
+                else:
+                    key = None
+                    break
             if key is not None:
-                made = self._words.get(key)
-                if made is None and not self._shared:
+                key = tuple(key)
+        if key is not None:
+            made = self._words.get(key)
+            if made is None:
+                if not self._shared:
                     self._share(m)
                     made = self._words.get(key)
                 if made is None:
-                    made = self._word(m, event, params, span)
-                    if made is not None and len(self._words) < _MAX_WORDS:
-                        self._words[key] = made
-                if made is not None and self.bytes + made[2] <= MAX_LOG_BYTES:
-                    # (past the bound, `emit` below stops the game)
-                    self.bytes += made[2]
-                    st = m.st
-                    n = st.event_n = st.event_n + 1
-                    if made[4]:         # its cards: who may read each name now
-                        pieces = made[3]
-                        hidden = None
-                        for i, c in made[4]:
-                            who = None if m.looks else self._seers.get((st.card_zone[c], st.face_up[c]))
-                            if who is None:     # (`seers`, inlined)
-                                who = self.seers(m, c)
-                            if who is not EVERYONE:
-                                if hidden is None:
-                                    hidden = list(pieces)
-                                hidden[i] = Seen(pieces[i], who)
-                        if hidden is not None:
-                            self._parts[len(self._events) + len(self._pending)] = tuple(hidden)
-                    rule = self._rules.get(id(span))
-                    if rule is None:
-                        rule = self._rule(m, span)
-                    path = st.step_path
-                    self._pending.append((n, st.round, "event", rule, path[-1] if path else "", made[1]))
-                    self._data.append(made)
-                    return
+                    plain = self._plain.get(event)
+                    if plain is None:
+                        plain = self._plain[event] = _plain_types(m.prog.event_types(event))
+                    if plain:
+                        made = self._word(m, event, params, span)
+                        if made is not None and len(self._words) < _MAX_WORDS:
+                            self._words[key] = made
+            size = self.bytes + made[2] if made is not None else MAX_LOG_BYTES + 1
+            if size <= MAX_LOG_BYTES:       # (past the bound, `emit` below stops the game)
+                self.bytes = size
+                st = m.st
+                n = st.event_n = st.event_n + 1
+                if made[4]:         # its cards: who may read each name now
+                    pieces = made[3]
+                    hidden = None
+                    for i, c in made[4]:
+                        who = None if m.looks else self._seers.get((st.card_zone[c], st.face_up[c]))
+                        if who is None:     # (`seers`, inlined)
+                            who = self.seers(m, c)
+                        if who is not EVERYONE:
+                            if hidden is None:
+                                hidden = list(pieces)
+                            hidden[i] = Seen(pieces[i], who)
+                    if hidden is not None:
+                        self._parts[len(self._events) + len(self._pending)] = tuple(hidden)
+                rule = self._rules.get(id(span))
+                if rule is None:
+                    rule = self._rule(m, span)
+                path = st.step_path
+                self._pending.append((n, st.round, "event", rule, path[-1] if path else "", made[1]))
+                self._data.append(made)
+                return
         shown, pieces, hidden, _cards = self._words_of(m, event, params, span)
         self.emit(m, "event", span, shown, "".join(pieces), weight=None)
         if hidden is not None:      # what `emit` keeps for a text with such parts (for `seen_by`)
@@ -746,7 +744,7 @@ class EventLog:
         tail, hidden_dest, fixed, who = way
         name = m.card_names[c]
         size = self.bytes + fixed + 2 * len(name)
-        if size > MAX_LOG_BYTES or len(name) + len(tail) > MAX_RUNTIME_STRING:     # `move` stops the game
+        if size > MAX_LOG_BYTES:    # past the bound (or a text that may be too long): `move` says which
             self.move(m, [c], [src], key, place, face, span, who)
             return
         self.bytes = size
@@ -775,7 +773,10 @@ class EventLog:
         if before is not who:
             who = who | before
         # the data: cards, from, to, face, hidden (5 keys), the name and 20 more
-        way = (tail, self._hidden_dest(m, key, face), _EVENT_OVERHEAD + len(tail) + _DATUM * 5 + 20, who)
+        fixed = _EVENT_OVERHEAD + len(tail) + _DATUM * 5 + 20
+        if max(map(len, m.card_names), default=0) + len(tail) > MAX_RUNTIME_STRING:
+            fixed = MAX_LOG_BYTES + 1       # a name this long would be too long a text: `move` checks each
+        way = (tail, self._hidden_dest(m, key, face), fixed, who)
         if "/" not in src and "/" not in key:       # an entity's zone's name and owner change
             self._ways[(src, was_up, key, place, face)] = way
         return way
