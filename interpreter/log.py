@@ -115,9 +115,10 @@ class EventLog:
     def __init__(self, on: bool = True, player_names: list[str] | None = None):
         self.on = on
         self._events: list[dict] = []          # the events as dicts, made when the log is read
-        # the events recorded since: (n, round, kind, rule, step, text), and beside them their
-        # data (a dict, or the tuple of a one-card move); plain tuples of numbers and texts, which
-        # the garbage collector stops watching, so a long log does not make it scan the heap
+        # the events recorded since: (n, round, kind, rule, step, text), and beside them (in
+        # `_data`) their data, a dict or a declared event's words; a move's record holds its data
+        # too (the cards, where from and to, ...). Plain tuples of numbers and texts, which the
+        # garbage collector stops watching, so a long log does not make it scan the heap
         self._pending: list[tuple] = []
         self._data: list = []
         self._rules: dict[int, str] = {}       # id(span) → "file.cards:12:7" (the spans kept in `_ruled`)
@@ -155,29 +156,28 @@ class EventLog:
     def _materialize(self) -> None:
         pending, self._pending = self._pending, []
         datas, self._data = self._data, []
+        data_of = iter(datas).__next__
         out = self._events
-        for (n, rnd, kind, rule, step, text), data in zip(pending, datas):
-            if data.__class__ is tuple:     # a move (`move`, `moved`)
-                if text is None:            # of one card: its name, zone, and the words after the name
-                    name, src, key, face, hidden, tail = data
-                    ev = {"n": n, "round": rnd, "event": kind, "rule": rule, "step": step, "text": name + tail,
-                          "cards": [name], "from": [src]}
-                else:                       # of several: their numbers, and their zones
-                    cards, srcs, key, face, hidden = data
-                    names = self._card_names
-                    ev = {"n": n, "round": rnd, "event": kind, "rule": rule, "step": step, "text": text,
-                          "cards": [names[c] for c in cards], "from": list(srcs)}
-                ev["to"] = key
-                ev["face"] = face or ""
-                ev["hidden"] = hidden
-                out.append(ev)
-                continue
-            ev = {"n": n, "round": rnd, "event": kind, "rule": rule, "step": step, "text": text}
-            if data.__class__ is _Words:     # a declared event's words, made once (`announced`)
-                for k, v in data[0].items():
-                    ev[k] = v[:] if v.__class__ is list else v      # each event its own list
-            elif data:
-                ev.update(data)
+        names = self._card_names
+        for rec in pending:
+            if len(rec) == 6:               # an event, its data beside it in `_data`
+                n, rnd, kind, rule, step, text = rec
+                ev = {"n": n, "round": rnd, "event": kind, "rule": rule, "step": step, "text": text}
+                data = data_of()
+                if data.__class__ is _Words:     # a declared event's words, made once (`announced`)
+                    for k, v in data[0].items():
+                        ev[k] = v[:] if v.__class__ is list else v      # each event its own list
+                elif data:
+                    ev.update(data)
+            elif rec[5] is None:            # a move of one card: its name, zone, and the words after the name
+                n, rnd, kind, rule, step, _, name, src, key, face, hidden, tail = rec
+                ev = {"n": n, "round": rnd, "event": kind, "rule": rule, "step": step, "text": name + tail,
+                      "cards": [name], "from": [src], "to": key, "face": face or "", "hidden": hidden}
+            else:                           # a move of several: their numbers, and their zones
+                n, rnd, kind, rule, step, text, cards, srcs, key, face, hidden = rec
+                ev = {"n": n, "round": rnd, "event": kind, "rule": rule, "step": step, "text": text,
+                      "cards": [names[c] for c in cards], "from": list(srcs), "to": key, "face": face or "",
+                      "hidden": hidden}
             out.append(ev)
 
     # ------------------------------------------------------------------ words
@@ -688,8 +688,8 @@ class EventLog:
             rule = self._rules.get(id(span))
             if rule is None:
                 rule = self._rule(m, span)
-            self._pending.append((n, st.round, "move", rule, path[-1] if path else "", None))
-            self._data.append((name, src, key, face, hidden_dest, tail))      # its text: name + tail
+            self._pending.append((n, st.round, "move", rule, path[-1] if path else "", None,     # with its data
+                                  name, src, key, face, hidden_dest, tail))      # (its text: name + tail)
             return
         uniq = tuple(dict.fromkeys(sources))
         way = self._groups.get((uniq, key, place, face))
@@ -725,9 +725,9 @@ class EventLog:
         if rule is None:
             rule = self._rule(m, span)
         path = st.step_path
-        self._pending.append((n, st.round, "move", rule, path[-1] if path else "", text))
         self._card_names = names
-        self._data.append((tuple(cards), uniq, key, face, hidden_dest))
+        self._pending.append((n, st.round, "move", rule, path[-1] if path else "", text,     # with its data
+                              tuple(cards), uniq, key, face, hidden_dest))
 
     def moved(self, m, c: int, src: str, was_up: bool, key: str, place, face, span) -> None:
         """A move of one card that only the log watches (machine.move): `move` with the card's
@@ -757,8 +757,8 @@ class EventLog:
         if rule is None:
             rule = self._rule(m, span)
         path = st.step_path
-        self._pending.append((n, st.round, "move", rule, path[-1] if path else "", None))
-        self._data.append((name, src, key, face, hidden_dest, tail))      # its text: name + tail
+        self._pending.append((n, st.round, "move", rule, path[-1] if path else "", None,     # with its data
+                              name, src, key, face, hidden_dest, tail))      # (its text: name + tail)
 
     def _way(self, m, src: str, was_up: bool, key: str, place, face) -> tuple:
         """For `moved`: the words after the card's name, whether its new place is hidden, what
