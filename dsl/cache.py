@@ -333,6 +333,12 @@ def _ast_classes() -> dict:
     return _classes
 
 
+def _scalar(v):
+    if v is None or v.__class__ in (str, int, bool, float):
+        return v
+    raise ValueError("not AST data")
+
+
 class _Decoder:
     def __init__(self, path: str):
         from .source import Span
@@ -355,19 +361,26 @@ class _Decoder:
                 raise ValueError(f"{v[1]}: {len(v) - 2} fields, not {len(names)}")
             obj = object.__new__(cls)
             self.order.append(obj)
+            node, setattr_ = self.node, object.__setattr__
             for name, x in zip(names, v[2:]):
-                object.__setattr__(obj, name, self.node(x))      # as the frozen class's __init__ does
+                # as the frozen class's __init__ does; a list is a node, a tuple or a span
+                setattr_(obj, name, node(x) if x.__class__ is list else _scalar(x))
             return obj
         if tag == "T":
-            return tuple([self.node(x) for x in v[1:]])
+            node = self.node
+            return tuple([node(x) if x.__class__ is list else _scalar(x) for x in v[1:]])
         if tag == "S" or tag == "P":
             key = tuple(v)
             span = self.spans.get(key)
             if span is None:
                 path, at = (self.path, v[1:]) if tag == "S" else (v[1], v[2:])
-                if len(at) != 4 or not all(x.__class__ is int for x in at) or path.__class__ is not str:
+                if len(at) != 4 or path.__class__ is not str:
                     raise ValueError("not a span")
-                span = self.spans[key] = self.span(path, *at)
+                line, column, end_line, end_column = at
+                if not (line.__class__ is int and column.__class__ is int and end_line.__class__ is int
+                        and end_column.__class__ is int):
+                    raise ValueError("not a span")
+                span = self.spans[key] = self.span(path, line, column, end_line, end_column)
             return span
         raise ValueError(f"not AST data: {tag!r}")
 
