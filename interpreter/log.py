@@ -629,7 +629,7 @@ class EventLog:
         """`step Reveal begins` (or phase): its data, text, size and rule made once per step
         (by the id of its span, the span kept with them)."""
         made = self._begins.get(id(span))
-        if made is None or made[6] is not span or made[5] != name or made[4] != kind:
+        if made is None or made[6] is not span:     # (a step statement's span: its kind and name)
             if not self._shared:
                 self._share(m)
             made = self._begins.get(id(span))
@@ -712,7 +712,8 @@ class EventLog:
         if len(text) > MAX_RUNTIME_STRING:
             raise TextTooLong(span)
         names = m.card_names
-        size = self.bytes + fixed + len(text) - len(tail) + sum([len(names[c]) + 4 for c in cards])
+        size = (self.bytes + fixed + len(text) - len(tail)
+                + sum(map(len, map(names.__getitem__, cards))) + 4 * len(cards))
         if size > MAX_LOG_BYTES:        # `emit` stops the game
             names = [m.card_label(c) for c in cards]
             self.emit(m, "move", span, {"cards": names, "from": list(uniq), "to": key, "face": face or "",
