@@ -587,13 +587,21 @@ def save_settled(path: str, root: str | None, text: str, files: list, modules: l
             for i, node in enumerate(node_order(module)):
                 places.setdefault(id(node), []).append([number, i])
 
+        plain: dict = {}        # the same instances and types recur thousands of times
+
+        def once(v):
+            found = plain.get(v, plain)
+            if found is plain:
+                found = plain[v] = _plain(v)
+            return found
+
         def table(found: dict) -> list:
             rows = []
             for (instance, key), value in found.items():
                 at = places.get(key)
                 if at is None:
                     raise _NotPlain("a typed expression outside the files' ASTs")
-                rows.append([_plain(instance), at, _plain(value)])
+                rows.append([once(instance), at, once(value)])
             return rows
 
         data = {"path": path,

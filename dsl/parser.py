@@ -163,8 +163,8 @@ class _Written:
     options written out, and a plain function's is its address (dsl/cache.py)."""
     __slots__ = ()
 
-    def __call__(self, node) -> bool:
-        return _written(node)
+    def __call__(self, node) -> bool:        # _written, inlined: Lark calls it for every child of every rule
+        return not (isinstance(node, Token) and node.type in _LAYOUT)
 
     def __repr__(self) -> str:
         return "cardsmith.dsl.parser._written"
