@@ -18,6 +18,8 @@ and the element of a `for each` map are Python variables of the comprehension th
 """
 from __future__ import annotations
 
+import re
+
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.bounds import MAX_RUNTIME_NUMBER
 from cardsmith.dsl.registry import BUILTIN_FUNCTIONS
@@ -26,12 +28,18 @@ from cardsmith.dsl.types import ANY, CARD, PLAYER, ZONE, Scope, is_list
 from .compile_expr import _ALWAYS_LISTS, _LIST_BUILTINS, _may_hold_lists, no_collection, no_zone, too_large
 from .compile_positions import NONE_NUMBER_HINT
 from .errors import RuleError, charge
+from .reads import _nodes
 
 _BIG = MAX_RUNTIME_NUMBER
 _MISSING = object()
 # Expressions nested deeper than this are not written out: each level may open a few brackets,
 # and Python's parser refuses more than 200 open at once (a file may nest `not (...)` 300 deep)
 MAX_DEPTH = 40
+# A define's body is written in place of its call (`ExprGen.define_call`) when it is at most this
+# long, reads nothing of the caller's frame but its arguments, and every argument is a variable
+MAX_INLINE = 600
+_YOU_PASSED = "'$you': env.get('$you')"
+_SIMPLE_ARG = re.compile(r"_[a-z]+[0-9]+|env\['[A-Za-z0-9_$]+'\]")
 
 
 # ---------------------------------------------------------------------- helpers the code calls
@@ -242,6 +250,7 @@ class ExprGen:
         self.d = program.game.decls
         self.pool = pool
         self._defines: dict = {}
+        self._inlining: set = set()     # the defines being written in place now (never one in itself)
 
     # ------------------------------------------------------------------ entry points
     def src(self, e, sc: Scope, g: Gen) -> str:
@@ -276,6 +285,13 @@ class ExprGen:
         by themselves (trigger conditions, end checks, modifiers, trigger order keys)."""
         g = Gen()
         body = self.src(e, sc, g)
+        name = self.pool.fresh_name("f")
+        return self.pool.compile(f"def {name}(m, env):\n    return {body}\n", name, label)
+
+    def collection_function(self, e, sc: Scope, label: str):
+        """`function` for a collection: fn(m, env) -> the list `e` is, with the meaning of
+        `ExprCompiler.collection` (a value that turns out to be none stops the game, E0802)."""
+        body = self.collection(e, sc, Gen())
         name = self.pool.fresh_name("f")
         return self.pool.compile(f"def {name}(m, env):\n    return {body}\n", name, label)
 
@@ -368,30 +384,39 @@ class ExprGen:
         return None
 
     # ------------------------------------------------------------------ fields and zones
-    def card_field(self, card: str, name: str, g: Gen) -> str:
+    def bind(self, src: str, g: Gen) -> tuple[str, str]:
+        """(what reads the value, what evaluates it first): a variable (a comprehension's, a local
+        read from env) is read where it is needed; anything else is evaluated once, into a
+        temporary."""
+        if _SIMPLE_ARG.fullmatch(src):
+            return src, src
         t = g.var()
+        return t, f"({t} := {src})"
+
+    def card_field(self, card: str, name: str, g: Gen) -> str:
+        t, first = self.bind(card, g)
         if name == "zone":
-            return f"(None if ({t} := {card}) is None else m.st.card_zone[{t}])"
+            return f"(None if {first} is None else m.st.card_zone[{t}])"
         if name == "owner":
-            return f"(None if ({t} := {card}) is None else m.st.owner[{t}])"
+            return f"(None if {first} is None else m.st.owner[{t}])"
         if name == "controller":
-            return f"(None if ({t} := {card}) is None else m.zone_seat[m.st.card_zone[{t}]])"
+            return f"(None if {first} is None else m.zone_seat[m.st.card_zone[{t}]])"
         if name in self.p.modified_fields:
-            return f"(None if ({t} := {card}) is None else m.modified({t}, {name!r}))"
-        return f"(None if ({t} := {card}) is None else m.cards[{t}].get({name!r}))"
+            return f"(None if {first} is None else m.modified({t}, {name!r}))"
+        return f"(None if {first} is None else m.cards[{t}].get({name!r}))"
 
     def possessive(self, owner: str, owner_t, name: str, g: Gen, zones: bool = True) -> str:
         if (owner_t.__class__ is tuple and owner_t[0] == "entity") or (
                 owner_t == PLAYER and self.d.entity_of_plural(name) is not None):
             return None             # an entity's attribute or zone, a player's entities (interpreter/entities.py)
         if owner_t == PLAYER:
-            t = g.var()
+            t, first = self.bind(owner, g)
             if zones and name in self.d.zones:
                 keys = self.const(self.p.zone_keys[name])
-                return f"(None if ({t} := {owner}) is None else {keys}[{t}])"
+                return f"(None if {first} is None else {keys}[{t}])"
             if name in self.p.modified_player_attrs:
-                return f"(None if ({t} := {owner}) is None else m.modified_player({t}, {name!r}))"
-            return f"(None if ({t} := {owner}) is None else m.players[{t}][{name!r}])"
+                return f"(None if {first} is None else m.modified_player({t}, {name!r}))"
+            return f"(None if {first} is None else m.players[{t}][{name!r}])"
         if owner_t == "die":        # a die of a pool: a plain record (interpreter/dice.py)
             t = g.var()
             return f"(None if ({t} := {owner}) is None else {t}[{name!r}])"
@@ -424,8 +449,8 @@ class ExprGen:
     def held(self, e, sc, g) -> str:
         """The state's own list of the cards in zone `e` (not a copy); none stops the game."""
         z = self.src(e, sc, g)
-        t = g.var()
-        return f"(m.zones[{t}] if ({t} := {z}) is not None else _raise_no_zone({self.span(e.span)}))"
+        t, first = self.bind(z, g)
+        return f"(m.zones[{t}] if {first} is not None else _raise_no_zone({self.span(e.span)}))"
 
     def local_held(self, e, sc, g) -> str | None:
         """`p's deck` / `your discard` with p a plain read: one index, no zone key built."""
@@ -436,8 +461,8 @@ class ExprGen:
         owner = "env['$you']" if key == "$you" else self.key(e.owner, sc, g)
         if owner is None:
             return None
-        t = g.var()
-        return (f"(m.zones[{self.const(keys)}[{t}]] if ({t} := {owner}) is not None "
+        t, first = self.bind(owner, g)
+        return (f"(m.zones[{self.const(keys)}[{t}]] if {first} is not None "
                 f"else _raise_no_zone({self.span(e.span)}))")
 
     def g_CardsIn(self, e, sc, g):
@@ -511,8 +536,50 @@ class ExprGen:
             inner = Scope(dict(zip(d.params, types)), instance=("define", e.name, types))
             body = self.src(d.expr, inner, Gen())
             self.pool.compile(f"def {fn}(m, env):\n    return {body}\n", fn, f"define {e.name}")
-        items = [f"{p!r}: {self.src(a, sc, g)}" for p, a in zip(d.params, e.args)] + ["'$you': env.get('$you')"]
+        args = [self.src(a, sc, g) for a in e.args]
+        inline = self.inline_define(e.name, d, types, args, g)
+        if inline is not None:
+            return inline
+        items = [f"{p!r}: {a}" for p, a in zip(d.params, args)] + ["'$you': env.get('$you')"]
         return f"{fn}(m, {{{', '.join(items)}}})"
+
+    def recursive(self, name: str) -> bool:
+        """Whether the define `name` calls itself, directly or through other defines."""
+        memo = self.__dict__.setdefault("_recursive", {})
+        if name not in memo:
+            seen, stack, found = set(), [name], False
+            while stack and not found:
+                for node in _nodes(self.d.defines[stack.pop()].expr):
+                    if isinstance(node, A.Call) and node.name in self.d.defines:
+                        found = found or node.name == name
+                        if node.name not in seen:
+                            seen.add(node.name)
+                            stack.append(node.name)
+            memo[name] = found
+        return memo[name]
+
+    def inline_define(self, name, d, types, args, g) -> str | None:
+        """The define's body written in place of the call, its parameters replaced by the
+        arguments' sources, when that means the same as the call: every argument is a variable
+        (a comprehension's, or a local read from env), so reading it once or many times or never
+        is the same; the body reads nothing of the frame besides (no `env` in it but the
+        arguments: no `you`, no `it` outside its own comprehensions, no closure's fallback); it
+        is not a define inside itself; and it is short (MAX_INLINE)."""
+        if name in self._inlining or self.recursive(name) or not all(_SIMPLE_ARG.fullmatch(a) for a in args):
+            return None
+        self._inlining.add(name)
+        try:
+            ig = Gen(g.tmp)
+            ig.names, ig.depth = dict(zip(d.params, args)), g.depth
+            body = self.src(d.expr, Scope(dict(zip(d.params, types)), instance=("define", name, types)), ig)
+        finally:
+            self._inlining.discard(name)
+        rest = body.replace(_YOU_PASSED, "")   # a call in it passes on `you`: the caller's, inlined or not
+        for a in args:
+            rest = rest.replace(a, "")
+        if "env" in rest or len(body) > MAX_INLINE:
+            return None
+        return f"({body})"
 
     # ------------------------------------------------------------------ collections
     def g_WhereExpr(self, e, sc, g):
