@@ -118,6 +118,10 @@ class Machine(Triggers, Decisions, Scenarios):
         self._mod_tables: dict = {}
         self._stacked = (None, set())     # (card, field) being computed: a modifier cannot feed itself
         self.scenario = False      # a scenario goes on after the game ends, to check its expectations
+        # the scenario registers (interpreter/scenario_machine.py), as the machine's own attributes:
+        # the hot path reads them at every event and step, and an instance's are found first
+        self.history = None
+        self.stop_at = None
         self.tally = None          # a simulation's counts (interpreter/report.py Tally), set by Engine
         self.resets = turn_memory(program.game, n_players)
         # `remember seen cards` (or a `has seen` in the game): every seat that sees a card's face
@@ -349,6 +353,25 @@ class Machine(Triggers, Decisions, Scenarios):
         if not (watched or self.remembers or self.looks):
             # nobody watches and nobody knows a card: the cards only change places (the loop below,
             # less what it keeps for the log, the triggers and the memory)
+            if len(cards) == 1:     # the usual move, one card: the loop's body once
+                c = cards[0]
+                held = zones[card_zone[c]]
+                if held[-1] == c:
+                    held.pop()
+                else:
+                    held.remove(c)
+                if place == "bottom":
+                    dest.insert(0, c)
+                else:
+                    dest.append(c)
+                card_zone[c] = key
+                if face is not None:
+                    face_up[c] = face == "up"
+                if owner_seat is not None and owner[c] is None:
+                    owner[c] = owner_seat
+                self.dirty |= ZONES
+                self.ver += 1
+                return True
             up = None if face is None else face == "up"
             bottom = place == "bottom"
             for c in cards:
@@ -368,6 +391,31 @@ class Machine(Triggers, Decisions, Scenarios):
                     owner[c] = owner_seat
             self.dirty |= ZONES
             self.ver += 1
+            return True
+        if len(cards) == 1 and not (self.move_triggers or self.remembers or self.looks) and self.tally is None:
+            # one card, and only the log watches: as below, the log told where it lay and how (log.moved)
+            c = cards[0]
+            src = card_zone[c]
+            was_up = face_up[c]
+            held = zones[src]
+            if held[-1] == c:
+                held.pop()
+            else:
+                held.remove(c)
+            if place == "bottom":
+                dest.insert(0, c)
+            else:
+                dest.append(c)
+            card_zone[c] = key
+            if face is not None:
+                face_up[c] = face == "up"
+            if owner_seat is not None and owner[c] is None:
+                owner[c] = owner_seat
+            self.dirty |= ZONES
+            self.ver += 1
+            self.log.moved(self, c, src, was_up, key, place, face, span)
+            if self.prog.discards:      # past a zone's cap: its owner discards down (interpreter/caps.py)
+                caps.over(self, key)
             return True
         sources = []
         remembers = self.remembers
