@@ -253,6 +253,8 @@ def load_module(source):
             return None
     except Exception:           # a damaged or foreign entry is a miss: the file is parsed again
         return None
+    if len(_orders) >= _ORDERS_KEPT:     # a long-lived process (the language server) reads many
+        _orders.pop(next(iter(_orders)))
     _orders[id(module)] = (module, decoder.order)
     try:
         os.utime(path)          # recently used: the last to be evicted
@@ -503,6 +505,7 @@ def save_checked(path: str, root: str | None, text: str, files: list) -> None:
 # the files it includes must be the same ones with the same text, else the checks run.
 
 _orders: dict = {}          # id(module) -> (module, its nodes in order), for modules read from entries
+_ORDERS_KEPT = 64           # the most recently read; an older module's order is walked again
 
 
 def node_order(module) -> list:

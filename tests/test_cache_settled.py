@@ -148,3 +148,25 @@ def test_node_order_is_the_order_an_entry_is_read_in(fresh):
     assert made is cache._orders[id(read)][1]
     assert [type(n).__name__ for n in walked] == [type(n).__name__ for n in made]
     assert all(a == b for a, b in zip(walked, made)) and len(walked) > 1000
+
+
+def test_the_orders_kept_are_bounded(fresh, monkeypatch):
+    """A long-lived process (the language server) reads many versions of a file: only the most
+    recent modules' node orders are kept; an older module's is walked again, the same."""
+    from cardsmith.dsl.source import Source
+
+    monkeypatch.setattr(cache, "_orders", {})
+    monkeypatch.setattr(cache, "_ORDERS_KEPT", 3)
+    text = SMALL.read_text(encoding="utf-8")
+    modules = []
+    for k in range(5):
+        source = Source(f"v{k}.cards", text + f"\n# version {k}\n")
+        tree, _ = parser.parse(source)
+        from cardsmith.dsl.transformer import to_ast
+        cache.save_module(source, to_ast(tree, source.path, source.text, []))
+        modules.append(cache.load_module(source))
+    assert len(cache._orders) == 3
+    first = modules[0]
+    assert id(first) not in cache._orders
+    assert [type(n).__name__ for n in cache.node_order(first)] == \
+        [type(n).__name__ for n in cache.node_order(modules[-1])]
