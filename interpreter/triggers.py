@@ -74,8 +74,9 @@ class Triggers:
             self.tally.announced(event, len(param_sets))
         log_on = self.log.on
         if log_on and event in self.prog.decls.events:
+            announced = self.log.announced       # interpreter/log.py: a declared event's line
             for params in param_sets:
-                self._log_event(event, params, span)
+                announced(self, event, params, span)
         windows = self.prog.windows_after.get(event)
         opened = None
         if windows and not self.st.windows:
@@ -294,9 +295,6 @@ class Triggers:
                 if entry.blank is not None and not entry.blank(self, env):
                     continue
                 fired.append((entry, c, seat, env))
-
-    def _log_event(self, event: str, params: dict, span) -> None:
-        self.log.announced(self, event, params, span)       # interpreter/log.py
 
     def _order(self, fired: list) -> list:
         """Order simultaneous triggers by the game's keys; then seat order from the active player
