@@ -80,7 +80,7 @@ def faces(game: Game) -> list[CardFace]:
             v = cd.values.get(f.name)
             if v is True:
                 facts.append((field_label(d, f.name), ""))
-            elif v is False or v is None or v == []:
+            elif v is False or v is None or v == [] or v == "":     # an empty text prints nothing
                 continue
             else:
                 shown = ", ".join(value_label(d, x) for x in v) if isinstance(v, list) else value_label(d, v)

@@ -518,7 +518,7 @@ class BookBuilder:
                 v = cd.values.get(f.name)
                 if v is True:
                     facts.append(field_label(self.d, f.name))
-                elif v is False or v is None or v == []:
+                elif v is False or v is None or v == [] or v == "":     # an empty text prints nothing
                     continue
                 else:
                     shown_v = ", ".join(value_label(self.d, x) for x in v) if isinstance(v, list) else value_label(self.d, v)
