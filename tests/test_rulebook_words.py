@@ -44,6 +44,7 @@ NEVER = [
 # over the whole page, the file's own texts included
 NEVER_ANYWHERE = [
     (r"rulebook \(seed \d+\)", "the seed of the source rulebook on the cover"),
+    (r"\w ;", "a printed value left empty: “jump 0; unlocked by ; damage 0”"),
 ]
 
 
