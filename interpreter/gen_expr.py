@@ -48,6 +48,15 @@ def _raise_no_zone(span):
     raise no_zone(span)
 
 
+def _in_zones(m, x, key, span):
+    """`x is in cards in <zone or zones>` (compile_expr.x_IsIn's in_zone): every key looked up."""
+    if key is None:
+        raise no_zone(span)
+    if isinstance(key, list):
+        return any([x in m.zones[k] for k in key])
+    return x in m.zones[key]
+
+
 def _raise_none_cmp(span):
     raise RuleError("a comparison met 'none' where it needs a number", span)
 
@@ -636,7 +645,7 @@ class ExprGen:
 
     def g_IsIn(self, e, sc, g):
         if isinstance(e.coll, A.StackExpr):
-            return None
+            return f"(({self.src(e.item, sc, g)} in m.stacked_cards()) != {e.negated!r})"
         t = self.x.type_of(e.coll, sc)
         item = self.src(e.item, sc, g)
         neg = e.negated
@@ -645,7 +654,8 @@ class ExprGen:
             h = self.local_held(z, sc, g) or self.held(z, sc, g)
             return f"(({item} in {h}) != {neg!r})"
         if isinstance(e.coll, A.CardsIn):
-            return None
+            z = self.src(e.coll.zone, sc, g)
+            return f"(_in_zones(m, {item}, {z}, {self.span(e.coll.zone.span)}) != {neg!r})"
         return f"(({item} in {self.collection(e.coll, sc, g)}) != {neg!r})"
 
     def g_IsA(self, e, sc, g):

@@ -93,6 +93,7 @@ class Program:
         self.replacements: dict[str, list[TriggerEntry]] = {}
         self._index_replacements()
         self.actions = resolver.build_actions(self)
+        self.action_keys: dict = {}        # (action, seat) -> the zone keys it is used from (resolver.usable)
         self.texts = card_text.build_texts(self)       # card id -> its `text:`, for `resolve`
         self.after_resolve = resolver.build_after_resolve(self)
         self.windows_after: dict[str, list[int]] = {}

@@ -60,20 +60,21 @@ def build_actions(prog) -> list[ActionEntry]:
             elif act.kind == "own_turn":
                 own_turn = True
             elif act.kind == "if":
-                conds.append(prog.exprs.compile(act.expr, sc))
+                conds.append(prog.gen.function(act.expr, sc, "action condition"))     # generated code
             elif act.kind == "cost_exhaust":
                 costs.append(("exhaust",))
             elif act.kind == "cost_tap":
                 costs.append(("tap", act.name))
             elif act.kind == "cost_pay":
-                costs.append(("pay", prog.exprs.compile(act.expr, sc), act.name))
+                costs.append(("pay", prog.gen.function(act.expr, sc, "action cost"), act.name))
         owner = type_name if ab in d.card_types[type_name].abilities else prog.game.cards[cards[0]].name
         body_sc, targets = sc.child(), []
         for act in ab.activations:
             if act.kind == "target":        # a later target's collection may name an earlier one
                 t = prog.exprs.type_of(act.expr, body_sc)
                 kind = elem(t) if is_list(t) else ANY
-                targets.append((act.name, prog.exprs.collection(act.expr, body_sc), kind, act.span))
+                targets.append((act.name, prog.gen.collection_function(act.expr, body_sc, "action target"),
+                                kind, act.span))
                 body_sc.locals[act.name] = kind
         code = prog.new_code(f"action {owner}: {ab.name}")
         prog.stmts.block(ab.body, Ctx(code, body_sc))
@@ -126,8 +127,12 @@ def usable(m, player: int, any_time_only: bool) -> list[str]:
         if entry.from_zones:
             # only the cards in those zones of the player: a hand (or a hand and a station), not
             # the whole game; in card order, whichever zone holds them
-            candidates = sorted(c for name in entry.from_zones for key in _from_keys(m, name, player)
-                                for c in m.zones.get(key, ()) if c in entry.card_set)
+            keys = m.prog.action_keys.get((entry.index, player))
+            if keys is None:    # the zones' keys for this action and seat: fixed by the program
+                keys = m.prog.action_keys[(entry.index, player)] = tuple(
+                    key for name in entry.from_zones for key in _from_keys(m, name, player))
+            zones, card_set = m.zones, entry.card_set
+            candidates = sorted(c for key in keys for c in zones.get(key, ()) if c in card_set)
         else:
             candidates = [c for c in entry.cards if zone_seat[card_zone[c]] == player]
         charge(m, len(candidates), None)        # searching the cards is work, not one step
