@@ -13,6 +13,7 @@ from cardsmith.dsl.registry import ROUND_STARTED
 from cardsmith.dsl.types import ANY, CARD, PLAYER, Scope, list_of, ref_type
 
 from .compile_expr import ExprCompiler, zone_keys
+from .errors import RuleError
 from .blocks import Snippet
 from .triggers import REPLACED
 from .compile_stmt import Code, Ctx, StmtCompiler, _goto
@@ -328,7 +329,10 @@ class Program:
                 env = {"$this": c, "$you": None, **extra}
                 if all(fn(stand_in, env) for fn in fns):
                     kept.append(c)
-        except Exception:       # a read the printed fields cannot answer: keep every card
+        except (AttributeError, KeyError, TypeError, RuleError):
+            # a read the printed fields cannot answer (the stand-in has no zones, players or
+            # attributes, its env no other names) or a rule's own error: keep every card, and
+            # the machine evaluates the whole condition as it plays
             return cards
         return kept
 
