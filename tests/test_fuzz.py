@@ -244,5 +244,8 @@ def test_an_internal_error_in_a_command_is_found_through_the_cli(ws, monkeypatch
     def broken(path, root=None):
         raise ValueError("planted")
     monkeypatch.setattr(loader, "check_file", broken)
+    # without the cache folder: a file an earlier test checked clean is remembered (checked-*),
+    # and `cardsmith check` would say ok without calling check_file
+    monkeypatch.setenv("CARDSMITH_CACHE_DIR", "off")
     outcome = H.run_mutant(_small(ws), ws, BUDGET)
     assert "internal:cli:check:exit-3:ValueError" in {f.signature for f in outcome.failures()}
