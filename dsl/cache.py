@@ -462,13 +462,10 @@ def checked_ok(path: str, root: str | None = None) -> bool:
     where = _checked_entry(path, root, text)
     if where is None:
         return False
+    stored = _stored(where, path)
+    if stored is None or not isinstance(stored.get("files"), list):
+        return False
     try:
-        import json
-
-        with open(where, "rb") as fh:
-            stored = json.loads(fh.read())
-        if not (isinstance(stored, dict) and stored.get("path") == path and isinstance(stored.get("files"), list)):
-            return False
         for item in stored["files"]:
             if not (isinstance(item, list) and len(item) == 3 and all(isinstance(x, str) for x in item)):
                 return False
@@ -626,6 +623,19 @@ def save_settled(path: str, root: str | None, text: str, files: list, modules: l
         _evict(where.parent, "settled-", MAX_PARSES)
 
 
+def _stored(where, path: str) -> dict | None:
+    """The JSON entry at `where` kept for the file at `path`; None when it is unreadable, damaged
+    or written for another file (checked_ok and load_settled read theirs so)."""
+    import json
+
+    try:
+        with open(where, "rb") as fh:
+            stored = json.loads(fh.read())
+    except Exception:               # a damaged or foreign entry: a miss
+        return None
+    return stored if isinstance(stored, dict) and stored.get("path") == path else None
+
+
 def load_settled(path: str, root: str | None, text: str):
     """A function `settle(decls, files, modules) -> bool` that puts back what the body checks
     left for this game when it was checked without a diagnostic (save_settled), if the same files
@@ -634,14 +644,8 @@ def load_settled(path: str, root: str | None, text: str):
     where = _settled_entry(path, root, text)
     if where is None:
         return None
-    try:
-        import json
-
-        with open(where, "rb") as fh:
-            stored = json.loads(fh.read())
-        if not (isinstance(stored, dict) and stored.get("path") == path):
-            return None
-    except Exception:
+    stored = _stored(where, path)
+    if stored is None:
         return None
 
     def settle(decls, files: list, modules: list) -> bool:
