@@ -5,7 +5,7 @@ repeats, interleaving reference and interpreter batches in one run, and prints t
 speed of each, the slowdown factor, and the battles per game of each side (with its standard
 error) to check that both play the same game.
 
-    python bench/bench_battlefield.py [--games N] [--repeats R] [--log] [--exact]
+    python bench/bench_battlefield.py [--games N] [--repeats R] [--log] [--exact] [--clock cpu]
 
 ``--exact``: the reference shuffles with the interpreter's own generator (SplitMix64), so both
 sides play the very same games seed for seed; the run then also counts the seeds whose winner
@@ -85,13 +85,16 @@ class Reference:
         return ((winner,) if winner is not None else ()), game.battles
 
 
-def time_batch(play, players: int, seeds: range) -> tuple[float, list]:
-    """Play one game per seed; returns (seconds, [(winners, battles) per seed])."""
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+def time_batch(play, players: int, seeds: range, clock=time.perf_counter) -> tuple[float, list]:
+    """Play one game per seed; returns (seconds by `clock`, [(winners, battles) per seed])."""
     out = []
-    start = time.perf_counter()
+    start = clock()
     for seed in seeds:
         out.append(play(players, seed))
-    return time.perf_counter() - start, out
+    return clock() - start, out
 
 
 def mean_and_error(values: list) -> tuple[float, float]:
@@ -111,6 +114,9 @@ def main(argv=None) -> dict:
     ap.add_argument("--game", metavar="FILE", default=str(GAME_FILE),
                     help="the interpreter's copy of the game (default games/battlefield_space.cards; e.g. an "
                          "older checkout's, to time an older runtime that cannot read this one)")
+    ap.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                    help="wall: elapsed time (default); cpu: this process's CPU time, which leaves out the "
+                         "time spent waiting for a core on a busy shared machine")
     args = ap.parse_args(argv)
     if args.games < 1 or args.repeats < 1:
         ap.error("--games and --repeats must be at least 1")
@@ -134,7 +140,7 @@ def main(argv=None) -> dict:
                     continue
                 play = ref.play if side == "ref" else interp.play
                 try:
-                    elapsed, played = time_batch(play, n, seeds)
+                    elapsed, played = time_batch(play, n, seeds, CLOCKS[args.clock])
                 except Exception as exc:
                     if side == "ref":
                         raise
@@ -156,13 +162,14 @@ def main(argv=None) -> dict:
         "repeats": args.repeats,
         "interpreter_log": args.log,
         "exact": args.exact,
+        "clock": args.clock,
         "python": platform.python_version(),
         "interpreter_error": interp.error,
         "results": {},
     }
     print(f"Battlefield: Space -- {args.games} games x {args.repeats} repeats, random bots, interpreter log "
           f"{'on' if args.log else 'off'}, reference shuffles {'SplitMix64 (exact)' if args.exact else 'random.Random'}, "
-          f"Python {platform.python_version()}")
+          f"{args.clock} clock, Python {platform.python_version()}")
     header = (f"{'players':>7}  {'reference g/s':>13}  {'interpreter g/s':>15}  "
               f"{'slowdown':>9}  {'battles/game ref / interp (± s.e.)':>36}")
     print(header)
