@@ -60,7 +60,7 @@ class Tally:
     ``events`` names the events to count; ``cards`` turns the card tracking on (it makes every
     move report where its cards came from, which costs a little)."""
 
-    __slots__ = ("real", "forced", "events", "cards", "had", "drew", "played", "zones")
+    __slots__ = ("real", "forced", "events", "cards", "had", "drew", "played", "zones", "_ways")
 
     def __init__(self, events: Sequence[str] = (), cards: bool = True):
         self.real = 0
@@ -71,6 +71,7 @@ class Tally:
         self.drew: list[set] = []
         self.played: list[set] = []
         self.zones: dict = {}           # zone key -> (owner seat or None, visibility)
+        self._ways: dict = {}           # (from key, to key) -> the sets a card moving so joins (`_ways_of`)
 
     def begin(self, m) -> None:
         """The game starts: every card already in a seat's zone was had by that seat."""
@@ -78,6 +79,7 @@ class Tally:
         self.had = [set() for _ in range(n)]
         self.drew = [set() for _ in range(n)]
         self.played = [set() for _ in range(n)]
+        self._ways = {}                 # they name the sets just made
         if not self.cards:
             return
         self.zones = {key: (seat, decl.visibility if decl is not None else "hidden")
@@ -95,19 +97,39 @@ class Tally:
         """Cards moved from ``sources`` (one zone key per card) into zone ``key``."""
         if not self.cards:
             return
+        ways = self._ways
+        for c, src in zip(cards, sources):
+            sets = ways.get((src, key))
+            if sets is None:
+                sets = ways[(src, key)] = self._ways_of(src, key)
+            for held in sets:
+                held.add(c)
+
+    def moved1(self, c: int, src, key) -> None:
+        """One card moved from zone ``src`` into zone ``key``: ``moved`` for the machine's one-card
+        move, without building the lists."""
+        sets = self._ways.get((src, key))
+        if sets is None:
+            sets = self._ways[(src, key)] = self._ways_of(src, key)
+        for held in sets:
+            held.add(c)
+
+    def _ways_of(self, src, key) -> tuple:
+        """The sets a card joins when it moves from ``src`` into ``key`` (what ``moved`` records:
+        had, drew, played), worked out once per pair of zones: they read only the zone declarations."""
+        if not self.cards:
+            return ()
         zones = self.zones
         seat, vis = zones[key]
-        had = self.had[seat] if seat is not None else None
-        into_hand = had is not None and vis == "owner"
-        to_public = vis == "public"
-        for c, src in zip(cards, sources):
-            sseat, svis = zones[src]
-            if had is not None:
-                had.add(c)
-                if into_hand and not (sseat == seat and svis == "owner"):
-                    self.drew[seat].add(c)
-            if to_public and sseat is not None and svis != "public":
-                self.played[sseat].add(c)
+        sseat, svis = zones[src]
+        out = []
+        if seat is not None:
+            out.append(self.had[seat])
+            if vis == "owner" and not (sseat == seat and svis == "owner"):
+                out.append(self.drew[seat])
+        if vis == "public" and sseat is not None and svis != "public":
+            out.append(self.played[sseat])
+        return tuple(out)
 
     def record(self, m) -> dict:
         """The tally as a record's fields (card names, sorted, per seat)."""
