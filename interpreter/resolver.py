@@ -23,6 +23,7 @@ from cardsmith.dsl.types import ANY, CARD, Scope, elem, is_list
 
 from .compile_stmt import Ctx
 from .errors import RuleError, charge
+from .reads import _nodes
 
 
 @dataclass
@@ -44,6 +45,8 @@ class ActionEntry:
     # `target t from <collection>`: (name, fn(m, env) -> candidates, decision kind, span), in order
     targets: list = field(default_factory=list)
     targeting: int | None = None                  # the code that asks for the targets, then commits
+    # the cards whose `if` can hold (`_fixed_cards`); None: every card of `cards` may
+    fixed: frozenset | None = None
 
 
 def build_actions(prog) -> list[ActionEntry]:
@@ -80,10 +83,69 @@ def build_actions(prog) -> list[ActionEntry]:
         prog.stmts.block(ab.body, Ctx(code, body_sc))
         entry = ActionEntry(len(entries), ab, code.id, from_zones, any_time, own_turn, conds, costs,
                             prog.blank_of(type_name), cards, ab.name, frozenset(cards), dict(args), targets)
+        if entry.blank is None:
+            entry.fixed = _fixed_cards(prog, ab, sc, entry.extra, cards)
         if targets:
             entry.targeting = _build_targeting(prog, entry, owner)
         entries.append(entry)
     return entries
+
+
+def _fixed_cards(prog, ab: A.Activated, sc: Scope, extra: dict, cards: list) -> frozenset | None:
+    """The cards for which the action's `if` can hold, from its conjuncts that have the same
+    value for a card all game (`Program._fixed`: constants, the keyword's arguments, printed fields
+    of `this` that nothing writes or modifies), evaluated once here against the printed fields
+    (as `Program._fixed_filter` does for a `modify ... while`). A fixed conjunct counts only if
+    every conjunct before it is `_quiet` (it cannot fail, charge work or read the card): for a
+    card it leaves out, the `if` is false and evaluating it does nothing else, so `usable` skips
+    the card without evaluating it (the candidates' work is charged as before). None: no such
+    conjunct, or one the printed fields cannot answer (every card is evaluated as it plays)."""
+    items = []
+    for act in ab.activations:
+        if act.kind == "if":        # `if a, if b`: one conjunction, in order
+            items.extend(act.expr.items if isinstance(act.expr, A.AndChain) else (act.expr,))
+    fixed = []
+    for item in items:
+        if prog._fixed(item, sc, extra):
+            fixed.append(item)
+        elif not _quiet(prog, item, sc):
+            break
+    if not fixed:
+        return None
+    from .program import _Printed      # here: program.py imports this module as it loads
+    fns = [prog.exprs.compile(item, sc) for item in fixed]
+    stand_in = _Printed([{"name": c.name, "type": c.type_name, **c.values} for c in prog.game.cards])
+    kept = []
+    try:
+        for c in cards:
+            env = {"$this": c, "$you": None, **extra}
+            if all(fn(stand_in, env) for fn in fns):
+                kept.append(c)
+    except (AttributeError, KeyError, TypeError, RuleError):
+        return None         # a read the printed fields cannot answer: evaluate every card as it plays
+    return frozenset(kept)
+
+
+# the nodes of a conjunct that `_quiet` lets through: constants, `=` / `!=`, `not`, `and` / `or`,
+# the current step or phase, names of game attributes and enum members
+_QUIET = (A.Num, A.Text, A.Bool, A.Nothing, A.Compare, A.NotOp, A.AndChain, A.OrChain, A.CurrentStep, A.Name)
+
+
+def _quiet(prog, e, sc: Scope) -> bool:
+    """Whether evaluating `e` can neither fail nor charge work, and reads nothing of a card: it
+    may stand before a fixed conjunct (`_fixed_cards`) that decides the `if` for a card."""
+    for node in _nodes(e):
+        if not isinstance(node, _QUIET) or type(node) not in _QUIET:
+            return False
+        if isinstance(node, A.Compare) and node.op not in ("=", "!="):
+            return False            # an ordering meets none with an error
+        if isinstance(node, A.Name):
+            kind = prog.exprs.kind_of(node, sc)
+            if kind == "member":
+                continue
+            if kind != "game_attr" or node.name in prog.modified_game_attrs:
+                return False        # a modified attribute adds up its modifiers (work)
+    return True
 
 
 def _build_targeting(prog, entry: ActionEntry, owner: str) -> int:
@@ -115,41 +177,77 @@ def _period_key(m, period: str) -> int:
 
 
 def usable(m, player: int, any_time_only: bool) -> list[str]:
-    """Keys "entry:card" of every action `player` may use now, in a stable order."""
+    """Keys "entry:card" of every action `player` may use now, in a stable order.
+
+    The hot loop of a game with a window that `opens at any moment` (asked after every event):
+    what is fixed for a seat is worked out once (`_plan`); the cards in a set of zones are
+    gathered and sorted once per call, shared by the actions used from the same zones. The
+    order of the checks, and the work charged for each action's candidates, are as they were."""
     st = m.st
     out = []
-    zone_seat, card_zone = m.zone_seat, st.card_zone
-    for entry in m.prog.actions:
-        if any_time_only and not entry.any_time:
+    zone_seat, card_zone, zones = m.zone_seat, st.card_zone, m.zones
+    plan = m.prog.action_keys.get(("plan", any_time_only, player))
+    if plan is None:
+        plan = _plan(m, player, any_time_only)
+    held = None         # zone keys -> the cards in those zones, in card order (this call's)
+    active = st.active
+    for entry, keys, card_set, blank, conds, costs, targets, extra, prefix in plan:
+        if entry.own_turn and active != player:
             continue
-        if entry.own_turn and st.active != player:
-            continue
-        if entry.from_zones:
+        if keys is not None:
             # only the cards in those zones of the player: a hand (or a hand and a station), not
             # the whole game; in card order, whichever zone holds them
-            keys = m.prog.action_keys.get((entry.index, player))
-            if keys is None:    # the zones' keys for this action and seat: fixed by the program
-                keys = m.prog.action_keys[(entry.index, player)] = tuple(
-                    key for name in entry.from_zones for key in _from_keys(m, name, player))
-            zones, card_set = m.zones, entry.card_set
-            candidates = sorted(c for key in keys for c in zones.get(key, ()) if c in card_set)
+            if held is None:
+                held = {}
+            inside = held.get(keys)
+            if inside is None:
+                inside = held[keys] = sorted([c for key in keys for c in zones.get(key, ())])
+            candidates = [c for c in inside if c in card_set]
         else:
             candidates = [c for c in entry.cards if zone_seat[card_zone[c]] == player]
-        charge(m, len(candidates), None)        # searching the cards is work, not one step
+        if candidates:
+            st.work += len(candidates)      # `charge`, inlined: searching the cards is work, not one step
+            if st.work > m.max_steps:
+                charge(m, 0, None)
+        else:
+            continue
         for c in candidates:
             if zone_seat[card_zone[c]] != player:
                 continue
-            env = {"$this": c, "$you": player, **entry.extra}
-            if entry.blank is not None and not entry.blank(m, env):
+            env = {"$this": c, "$you": player, **extra} if extra else {"$this": c, "$you": player}
+            if blank is not None and not blank(m, env):
                 continue
-            if not all(cond(m, env) for cond in entry.conds):
-                continue
-            if not _can_pay(m, entry, c, player, env):
-                continue
-            if entry.targets and not _has_targets(m, entry, env):
-                continue
-            out.append(f"{entry.index}:{c}")
+            for cond in conds:
+                if not cond(m, env):
+                    break
+            else:
+                if costs and not _can_pay(m, entry, c, player, env):
+                    continue
+                if targets and not _has_targets(m, entry, env):
+                    continue
+                out.append(prefix + str(c))
     return out
+
+
+def _plan(m, player: int, any_time_only: bool) -> list:
+    """What `usable` needs of each action that `player` might use, fixed by the program: the
+    actions a window may offer (`any_time_only`) or all, each with the zone keys it is used
+    from (None: its cards wherever they are) and its checks, in the program's order."""
+    prog = m.prog
+    plan = []
+    for entry in prog.actions:
+        if any_time_only and not entry.any_time:
+            continue
+        keys = None
+        if entry.from_zones:
+            keys = prog.action_keys.get((entry.index, player))
+            if keys is None:    # the zones' keys for this action and seat: fixed by the program
+                keys = prog.action_keys[(entry.index, player)] = tuple(
+                    key for name in entry.from_zones for key in _from_keys(m, name, player))
+        plan.append((entry, keys, entry.card_set, entry.blank, tuple(entry.conds), tuple(entry.costs),
+                     entry.targets, entry.extra, f"{entry.index}:"))
+    prog.action_keys[("plan", any_time_only, player)] = plan
+    return plan
 
 
 def _has_targets(m, entry, env) -> bool:
