@@ -114,7 +114,7 @@ class Machine(Triggers, Decisions, Scenarios):
         self.announce_replaced = frozenset(e for e in program.replacements if e not in REPLACED_WHERE_DONE)
         self.when_done = "no rule is left to run"
         self._modifying: set = set()
-        # field -> (state version, card -> [(amount, ability)], work): `_from_table`
+        # field -> (state version, card -> [(amount, ability)], work, span to charge it at): `_from_table`
         self._mod_tables: dict = {}
         self._stacked = (None, set())     # (card, field) being computed: a modifier cannot feed itself
         self.scenario = False      # a scenario goes on after the game ends, to check its expectations
@@ -662,9 +662,21 @@ class Machine(Triggers, Decisions, Scenarios):
         """Field `name` of card `c` with every active `modify` ability applied, computed from
         the current state (so "+1 Force to every card in this column" follows cards as they move).
         A modifier counts while its card is in a player's zone and its text is not blank."""
+        base = self.cards[c].get(name)
+        table = self._mod_tables.get(name)
+        if table is not None and table[0] == self.ver:
+            # the hot read: this version's table is built (only a tabled field has one); what
+            # `_from_table` does then, inline
+            if table[2]:
+                st = self.st
+                st.work += table[2]         # `charge`, inlined; it raises past the bound
+                if st.work > self.max_steps:
+                    charge(self, 0, table[3])
+            adds = table[1].get(c)
+            return base if adds is None else self._plus(base, adds)
         if name in self.prog.tabled_mods:
-            return self._from_table(c, name, self.cards[c].get(name))
-        return self._summed(c, name, self.cards[c].get(name))
+            return self._from_table(c, name, base)
+        return self._summed(c, name, base)
 
     def modified_player(self, p: int, name: str):
         """Player `p`'s attribute `name` with the active `modify <name> of <players>` abilities
@@ -711,28 +723,42 @@ class Machine(Triggers, Decisions, Scenarios):
         table = self._mod_tables.get(name)
         if table is None or table[0] != self.ver:
             work = self.st.work
-            table = self._mod_tables[name] = (self.ver, self._mod_table(name), self.st.work - work)
+            table = self._mod_tables[name] = (self.ver, self._mod_table(name), self.st.work - work,
+                                              self.prog.modifiers[name][0].ability.span)
         elif table[2]:
-            charge(self, table[2], self.prog.modifiers[name][0].ability.span)
+            charge(self, table[2], table[3])
+        adds = table[1].get(c)
+        if adds is None:            # most cards: no modifier applies to them now
+            return base
+        return self._plus(base, adds)
+
+    @staticmethod
+    def _plus(base, adds):
+        """`base` plus the amounts of a card's entry in a modifier table, bounded as a sum is."""
         total = base
-        for amount, ability in table[1].get(c, ()):
+        for amount, ability in adds:
             total = (total or 0) + (amount or 0)
             if not -MAX_RUNTIME_NUMBER <= total <= MAX_RUNTIME_NUMBER:
                 raise too_large(total, ability.span)
         return total
 
+    def _live(self, cards, live_of: dict) -> list:
+        """The (card, seat) of `cards` (a list the program shares between modifiers) in a
+        player's zone, for a player still in: worked out once per list in one walk (`live_of`)."""
+        live = live_of.get(id(cards))
+        if live is None:
+            card_zone, zone_seat, out = self.st.card_zone, self.zone_seat, self.st.out
+            live = live_of[id(cards)] = [
+                (src, seat) for src in cards
+                if (seat := zone_seat[card_zone[src]]) is not None and not out[seat]]
+        return live
+
     def _active_modifiers(self, name):
         """(entry, env) of every modify ability of `name` that counts now, in the program's order:
         its card in a player's zone, for a player still in, its text not blank, its `while` true."""
-        card_zone, zone_seat, out = self.st.card_zone, self.zone_seat, self.st.out
         live_of: dict = {}      # the cards of a list (shared by the program) in a player's zone, once
         for entry in self.prog.modifiers.get(name, ()):
-            live = live_of.get(id(entry.cards))
-            if live is None:
-                live = live_of[id(entry.cards)] = [
-                    (src, seat) for src in entry.cards
-                    if (seat := zone_seat[card_zone[src]]) is not None and not out[seat]]
-            for src, seat in live:
+            for src, seat in self._live(entry.cards, live_of):
                 env = {"$this": src, "$you": seat, **entry.extra}
                 if entry.blank is not None and not entry.blank(self, env):
                     continue
@@ -741,14 +767,40 @@ class Machine(Triggers, Decisions, Scenarios):
                 yield entry, env
 
     def _mod_table(self, name) -> dict:
+        """The table of `_from_table`: `_active_modifiers` walked inline (no generator, no
+        env copied for a modifier without a keyword's arguments), each modifier's target, then
+        its amount, in the same order, so the work charged and any error are the same."""
         parts: dict = {}
-        for entry, env in self._active_modifiers(name):
-            targets = GAME if entry.target is None else entry.target(self, env)
-            if targets is None or targets == []:
+        live_of: dict = {}
+        for entry in self.prog.modifiers.get(name, ()):
+            live = self._live(entry.cards, live_of)
+            if not live:
                 continue
-            amount = entry.amount(self, env)
-            for t in (dict.fromkeys(targets) if isinstance(targets, list) else (targets,)):
-                parts.setdefault(t, []).append((amount, entry.ability))
+            blank, cond, target, amount_of, extra = entry.blank, entry.cond, entry.target, entry.amount, entry.extra
+            ability = entry.ability
+            for src, seat in live:
+                env = {"$this": src, "$you": seat, **extra} if extra else {"$this": src, "$you": seat}
+                if blank is not None and not blank(self, env):
+                    continue
+                if cond is not None and not cond(self, env):
+                    continue
+                targets = GAME if target is None else target(self, env)
+                if targets is None or targets == []:
+                    continue
+                amount = amount_of(self, env)
+                if isinstance(targets, list):
+                    for t in (dict.fromkeys(targets) if len(targets) > 1 else targets):
+                        got = parts.get(t)
+                        if got is None:
+                            parts[t] = [(amount, ability)]
+                        else:
+                            got.append((amount, ability))
+                else:
+                    got = parts.get(targets)
+                    if got is None:
+                        parts[targets] = [(amount, ability)]
+                    else:
+                        got.append((amount, ability))
         return parts
 
     def card_label(self, c) -> str:
