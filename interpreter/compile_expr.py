@@ -65,6 +65,11 @@ def no_zone(span) -> RuleError:
                      "check it first: if ... is not none:")
 
 
+def no_seat(m, seat: int, span) -> RuleError:
+    """`seat 3` in a game of fewer players (the closure and the generated code both raise it)."""
+    return RuleError(f"there is no player {seat + 1} in a {m.n_players}-player game", span)
+
+
 def no_collection(span) -> RuleError:
     return RuleError("there is no collection here: this is none", span,
                      "a list attribute never set, or first/highest of an empty collection; "
@@ -510,7 +515,7 @@ class ExprCompiler:
 
         def seat_player(m, env):
             if not 0 <= seat < m.n_players:
-                raise RuleError(f"there is no player {seat + 1} in a {m.n_players}-player game", span)
+                raise no_seat(m, seat, span)
             return seat
         return seat_player
 

@@ -25,12 +25,16 @@ from cardsmith.dsl.bounds import MAX_RUNTIME_NUMBER
 from cardsmith.dsl.registry import BUILTIN_FUNCTIONS
 from cardsmith.dsl.types import ANY, CARD, PLAYER, ZONE, Scope, is_list
 
-from .compile_expr import _ALWAYS_LISTS, _LIST_BUILTINS, _may_hold_lists, no_collection, no_zone, too_large
+from cardsmith.dsl.bounds import MAX_COLLECTION
+
+from .compile_expr import (_ALWAYS_LISTS, _LIST_BUILTINS, _may_hold_lists, no_collection, no_seat, no_zone, too_large,
+                           too_many)
 from .compile_positions import NONE_NUMBER_HINT
 from .errors import RuleError, charge
 from .reads import _nodes
 
 _BIG = MAX_RUNTIME_NUMBER
+_LEN = 2 ** 50          # more than any list's length can be (2**50 items is 8 PiB of pointers)
 _MISSING = object()
 # Expressions nested deeper than this are not written out: each level may open a few brackets,
 # and Python's parser refuses more than 200 open at once (a file may nest `not (...)` 300 deep)
@@ -40,6 +44,8 @@ MAX_DEPTH = 40
 MAX_INLINE = 600
 _YOU_PASSED = "'$you': env.get('$you')"
 _SIMPLE_ARG = re.compile(r"_[a-z]+[0-9]+|env\['[A-Za-z0-9_$]+'\]")
+# a source whose value is the same however often it is read, and whose reading raises nothing
+_PURE = re.compile(r"_[a-z]+[0-9]+|env\['[A-Za-z0-9_$]+'\]|-?[0-9]+")
 
 
 # ---------------------------------------------------------------------- helpers the code calls
@@ -84,6 +90,50 @@ def _coll(xs, span):
     if xs is None:
         raise no_collection(span)
     return xs
+
+
+def _charged_coll(m, xs, cspan, span):
+    """`_charged_list(m, _coll(xs, cspan), span)` in one call: a collection that may be none."""
+    if xs is None:
+        raise no_collection(cspan)
+    st = m.st
+    st.work += len(xs)
+    if st.work > m.max_steps:
+        charge(m, 0, span)
+    return xs
+
+
+def _raise_no_coll(span):
+    raise no_collection(span)
+
+
+def _too_large(r, span):
+    raise too_large(r, span)
+
+
+def _no_seat(m, seat, span):
+    raise no_seat(m, seat, span)
+
+
+def _join(xs, ys, rspan, span):
+    """`a + b` of lists (compile_lang.join): `b` none stops the game, as does a list too long."""
+    if ys is None:
+        raise no_collection(rspan)
+    if len(xs) + len(ys) > MAX_COLLECTION:
+        raise too_many(span)
+    return xs + ys
+
+
+def _cards_in(m, key, span):
+    """`cards in <zones>` (compile_expr.x_CardsIn's cards_in): the cards of each zone in turn."""
+    if key is None:
+        raise no_zone(span)
+    if isinstance(key, list):
+        out = []
+        for k in key:
+            out.extend(m.zones[k])
+        return out
+    return list(m.zones[key])
 
 
 def _none_arith(span):
@@ -228,13 +278,14 @@ class Pool:
 
 class Gen:
     """Where an expression is generated: the comprehension variables in force."""
-    __slots__ = ("it", "names", "tmp", "depth")
+    __slots__ = ("it", "names", "tmp", "depth", "nn")
 
     def __init__(self, tmp=None):
         self.it = None              # Python variable holding `it`, or None: env['$it']
         self.names = {}             # designer's name → Python variable (a map's element)
         self.tmp = tmp if tmp is not None else [0]
         self.depth = 0              # how deep in the expression the source being written is
+        self.nn = frozenset()       # the Python variables above that are never none (`ExprGen.nn`)
 
     def var(self, stem: str = "t") -> str:
         self.tmp[0] += 1
@@ -242,7 +293,7 @@ class Gen:
 
     def inner(self) -> "Gen":
         g = Gen(self.tmp)
-        g.it, g.names, g.depth = self.it, dict(self.names), self.depth
+        g.it, g.names, g.depth, g.nn = self.it, dict(self.names), self.depth, self.nn
         return g
 
     def bound_pairs(self) -> list:
@@ -283,11 +334,18 @@ class ExprGen:
         inner = ", ".join(f"({k!r}, {v})" for k, v in pairs)
         return f"_bound(m, env, ({inner},), {fn})"
 
+    def always_list(self, e) -> bool:
+        return isinstance(e, _ALWAYS_LISTS) or (isinstance(e, A.Call) and e.name in _LIST_BUILTINS)
+
     def collection(self, e, sc, g: Gen) -> str:
+        """The list `e` is; none stops the game (E0802), tested in place (`_coll`'s meaning)."""
         s = self.src(e, sc, g)
-        if isinstance(e, _ALWAYS_LISTS) or (isinstance(e, A.Call) and e.name in _LIST_BUILTINS):
+        if self.always_list(e) or self.nn(e, sc, g):
             return s
-        return f"_coll({s}, {self.span(e.span)})"
+        if _SIMPLE_ARG.fullmatch(s):
+            return f"({s} if {s} is not None else _raise_no_coll({self.span(e.span)}))"
+        t = g.var()
+        return f"({t} if ({t} := {s}) is not None else _raise_no_coll({self.span(e.span)}))"
 
     def function(self, e, sc: Scope, label: str):
         """A compiled `fn(m, env)` with the closure's meaning: for the rules the machine calls
@@ -322,17 +380,29 @@ class ExprGen:
         """`collection(e)` as a comprehension's iterable, which Python forbids to hold `:=`: such
         a one becomes a function of its own (or, when it reads a comprehension's variable, which
         that function could not see, the closure)."""
-        s = self.collection(e, sc, g)
+        s = self.iterable_value(e, sc, g)
+        if self.always_list(e) or self.nn(e, sc, g):
+            return s
+        return f"_coll({s}, {self.span(e.span)})"
+
+    def iterable_value(self, e, sc, g: Gen) -> str:
+        """The value of `e` (none not tested) as a comprehension's iterable (see `iterable`)."""
+        s = self.src(e, sc, g)
         if ":=" not in s:
             return s
         if g.it is None and not g.names:
             name = self.pool.fresh_name("i")
             self.pool.compile(f"def {name}(m, env):\n    return {s}\n", name, "a collection")
             return f"{name}(m, env)"
-        s = self.fallback(e, sc, g)
-        if isinstance(e, _ALWAYS_LISTS) or (isinstance(e, A.Call) and e.name in _LIST_BUILTINS):
-            return s
-        return f"_coll({s}, {self.span(e.span)})"
+        return self.fallback(e, sc, g)
+
+    def charged(self, e, sc, g: Gen, span) -> str:
+        """The collection `e` as the iterable of a `where` or a map: none stops the game (E0802,
+        at `e`), then its length is charged as work (at the whole expression's span)."""
+        s = self.iterable_value(e, sc, g)
+        if self.always_list(e) or self.nn(e, sc, g):
+            return f"_charged_list(m, {s}, {self.span(span)})"
+        return f"_charged_coll(m, {s}, {self.span(e.span)}, {self.span(span)})"
 
     # ------------------------------------------------------------------ literals and names
     def g_Num(self, e, sc, g):
@@ -392,6 +462,88 @@ class ExprGen:
             return self.src(e, sc, g)
         return None
 
+    # ------------------------------------------------------------------ what cannot be none
+    # A check that cannot fire is not written: `nn` says an expression's value is never none
+    # (its meaning, not its type: the types do not say none), `elems_nn` that no element of a
+    # collection is, `rng` the smallest and largest number an expression can be. Each answers
+    # False / None when unsure, and then the check stays, the same as the closure's.
+    def nn(self, e, sc, g: Gen) -> bool:
+        if isinstance(e, (A.Num, A.Text, A.Bool, A.Compare, A.IsEmpty, A.IsIn, A.IsA, A.NotOp, A.AndChain,
+                          A.OrChain, A.IsFace, A.HasKeyword, A.Neg, A.Modulo) + _ALWAYS_LISTS):
+            return True             # literals, lists, yes/no tests, arithmetic (none raises there)
+        if isinstance(e, (A.Arith, A.SeatPlayer)):
+            return True             # (a seat that is not there raises)
+        if isinstance(e, A.FieldOf):
+            return is_list(self.x.type_of(e.obj, sc))     # a list of the field of each
+        if isinstance(e, A.Name):
+            kind = self.x.kind_of(e, sc)
+            if kind in ("local", "param"):
+                return g.names.get(e.name) in g.nn
+            if kind == "it":
+                return g.it is not None and g.it in g.nn
+            return kind in ("zone", "member")       # written as a literal (g_Name)
+        if isinstance(e, A.Call):       # a built-in as g_Call picks it: by name and arity
+            b = BUILTIN_FUNCTIONS.get(e.name)
+            if b is not None and len(e.args) == b.arity:
+                return e.name in ("count", "sum", "any") or e.name in _LIST_BUILTINS
+            body = self.define_body(e, sc)
+            return body is not None and self.nn(body[0], body[1], Gen())
+        if isinstance(e, A.CondExpr):
+            return self.nn(e.then, sc, g) and self.nn(e.other, sc, g)
+        return False
+
+    def elems_nn(self, e, sc, g: Gen) -> bool:
+        """Whether no element of collection `e` can be none."""
+        if isinstance(e, (A.PlayersExpr, A.AllPlayers, A.Opponents, A.CardsIn, A.EveryZone)):
+            return True             # seats, card ids, zone keys
+        if isinstance(e, A.WhereExpr):
+            return self.elems_nn(e.coll, sc, g)
+        if isinstance(e, A.ListExpr):
+            return all(self.nn(i, sc, g) for i in e.items)
+        if isinstance(e, A.ExprMap):
+            t = self.x.type_of(e.coll, sc)
+            inner_sc = sc.child()
+            inner_sc.locals[e.name] = t[1] if is_list(t) else ANY
+            inner = g.inner()
+            inner.names[e.name] = v = "_elem"
+            if self.elems_nn(e.coll, sc, g):
+                inner.nn = inner.nn | {v}
+            return self.nn(e.expr, inner_sc, inner)
+        return False
+
+    def define_body(self, e, sc):
+        """(body, scope) of the define `e` calls, its parameters unknown (never none unsure);
+        None for a built-in, a recursive define or one being looked into."""
+        b = BUILTIN_FUNCTIONS.get(e.name)
+        if (b is not None and len(e.args) == b.arity) or e.name not in self.d.defines or self.recursive(e.name):
+            return None
+        d = self.d.defines[e.name]
+        types = tuple(self.x.type_of(a, sc) for a in e.args)
+        return d.expr, Scope(dict(zip(d.params, types)), instance=("define", e.name, types))
+
+    def rng(self, e, sc) -> tuple | None:
+        """(lo, hi) bounding the number `e` is, or None."""
+        if isinstance(e, A.Num) and e.value.__class__ is int:
+            return e.value, e.value
+        if isinstance(e, A.Call) and e.name == "count" and len(e.args) == BUILTIN_FUNCTIONS["count"].arity:
+            return 0, _LEN             # a length: no list can hold 2**50 items (memory)
+        if isinstance(e, A.Call):
+            body = self.define_body(e, sc)
+            return None if body is None else self.rng(*body)
+        if isinstance(e, A.Arith) and e.op in ("+", "-", "*") and not is_list(self.x.type_of(e, sc)):
+            a, b = self.rng(e.left, sc), self.rng(e.right, sc)
+            if a is None or b is None:
+                return None
+            if e.op == "+":
+                lo, hi = a[0] + b[0], a[1] + b[1]
+            elif e.op == "-":
+                lo, hi = a[0] - b[1], a[1] - b[0]
+            else:
+                ends = [x * y for x in a for y in b]
+                lo, hi = min(ends), max(ends)
+            return (lo, hi) if -_BIG <= lo and hi <= _BIG else None
+        return None
+
     # ------------------------------------------------------------------ fields and zones
     def bind(self, src: str, g: Gen) -> tuple[str, str]:
         """(what reads the value, what evaluates it first): a variable (a comprehension's, a local
@@ -403,6 +555,8 @@ class ExprGen:
         return t, f"({t} := {src})"
 
     def card_field(self, card: str, name: str, g: Gen) -> str:
+        if card in g.nn:            # a variable that holds a card, never none: no test
+            return self.card_field_of(card, name)
         t, first = self.bind(card, g)
         if name == "zone":
             return f"(None if {first} is None else m.st.card_zone[{t}])"
@@ -414,10 +568,28 @@ class ExprGen:
             return f"(None if {first} is None else m.modified({t}, {name!r}))"
         return f"(None if {first} is None else m.cards[{t}].get({name!r}))"
 
+    def card_field_of(self, t: str, name: str) -> str:
+        """`card_field` of a card that is not none."""
+        if name == "zone":
+            return f"m.st.card_zone[{t}]"
+        if name == "owner":
+            return f"m.st.owner[{t}]"
+        if name == "controller":
+            return f"m.zone_seat[m.st.card_zone[{t}]]"
+        if name in self.p.modified_fields:
+            return f"m.modified({t}, {name!r})"
+        return f"m.cards[{t}].get({name!r})"
+
     def possessive(self, owner: str, owner_t, name: str, g: Gen, zones: bool = True) -> str:
         if (owner_t.__class__ is tuple and owner_t[0] == "entity") or (
                 owner_t == PLAYER and self.d.entity_of_plural(name) is not None):
             return None             # an entity's attribute or zone, a player's entities (interpreter/entities.py)
+        if owner_t == PLAYER and owner in g.nn:     # a variable that holds a player, never none
+            if zones and name in self.d.zones:
+                return f"{self.const(self.p.zone_keys[name])}[{owner}]"
+            if name in self.p.modified_player_attrs:
+                return f"m.modified_player({owner}, {name!r})"
+            return f"m.players[{owner}][{name!r}]"
         if owner_t == PLAYER:
             t, first = self.bind(owner, g)
             if zones and name in self.d.zones:
@@ -458,6 +630,8 @@ class ExprGen:
     def held(self, e, sc, g) -> str:
         """The state's own list of the cards in zone `e` (not a copy); none stops the game."""
         z = self.src(e, sc, g)
+        if self.nn(e, sc, g):       # a zone's name, a zone of a player never none
+            return f"m.zones[{z}]"
         t, first = self.bind(z, g)
         return f"(m.zones[{t}] if {first} is not None else _raise_no_zone({self.span(e.span)}))"
 
@@ -470,6 +644,8 @@ class ExprGen:
         owner = "env['$you']" if key == "$you" else self.key(e.owner, sc, g)
         if owner is None:
             return None
+        if owner in g.nn:
+            return f"m.zones[{self.const(keys)}[{owner}]]"
         t, first = self.bind(owner, g)
         return (f"(m.zones[{self.const(keys)}[{t}]] if {first} is not None "
                 f"else _raise_no_zone({self.span(e.span)}))")
@@ -478,7 +654,12 @@ class ExprGen:
         if self.x.type_of(e.zone, sc) == ZONE:
             h = self.local_held(e.zone, sc, g) or self.held(e.zone, sc, g)
             return f"list({h})"
-        return None
+        if not is_list(self.x.type_of(e.zone, sc)):
+            return None
+        if self.nn(e.zone, sc, g):          # `cards in every battlefield`: the zones in order
+            k, c = g.var("z"), g.var("c")
+            return f"[{c} for {k} in {self.iterable_value(e.zone, sc, g)} for {c} in m.zones[{k}]]"
+        return f"_cards_in(m, {self.src(e.zone, sc, g)}, {self.span(e.zone.span)})"
 
     def g_EveryZone(self, e, sc, g):
         if getattr(self.d.zones.get(e.name), "per_entity", None) is not None:
@@ -519,14 +700,22 @@ class ExprGen:
                         return None
                     h = self.local_held(arg.zone, sc, g) or self.held(arg.zone, sc, g)
                     return f"len({h})"
+                if isinstance(arg, A.PlayersExpr):     # the players still in: no list built
+                    return "m.st.out.count(False)"
                 return f"len({self.collection(arg, sc, g)})"
             if e.name in ("sum", "highest", "lowest", "first", "any"):
+                if e.name == "first":
+                    t, v = g.var(), self.src(arg, sc, g)
+                    if self.always_list(arg) or self.nn(arg, sc, g):
+                        return f"({t}[0] if ({t} := {v}) else None)"
+                    return (f"(({t}[0] if {t} else None) if ({t} := {v}) is not None "
+                            f"else _raise_no_coll({self.span(arg.span)}))")
                 a = self.collection(arg, sc, g)
                 if e.name == "sum":
                     return f"_sum({a}, {self.span(e.span)})"
-                if e.name == "first":
-                    t = g.var()
-                    return f"({t}[0] if ({t} := {a}) else None)"
+                if e.name in ("highest", "lowest") and self.elems_nn(arg, sc, g):
+                    # no none to skip: max()/min() keep the first of equals, as _highest does
+                    return f"{'max' if e.name == 'highest' else 'min'}({a}, default=None)"
                 if e.name == "any":
                     return f"any([x is not None and x is not False for x in {self.iterable(arg, sc, g)}])"
                 return f"_{e.name}({a})"
@@ -573,13 +762,14 @@ class ExprGen:
         (a comprehension's, or a local read from env), so reading it once or many times or never
         is the same; the body reads nothing of the frame besides (no `env` in it but the
         arguments: no `you`, no `it` outside its own comprehensions, no closure's fallback); it
-        is not a define inside itself; and it is short (MAX_INLINE)."""
+        is not a define inside itself; and it is short (MAX_INLINE). What is known never none
+        of an argument (a loop's variable over players) is known of the parameter."""
         if name in self._inlining or self.recursive(name) or not all(_SIMPLE_ARG.fullmatch(a) for a in args):
             return None
         self._inlining.add(name)
         try:
             ig = Gen(g.tmp)
-            ig.names, ig.depth = dict(zip(d.params, args)), g.depth
+            ig.names, ig.depth, ig.nn = dict(zip(d.params, args)), g.depth, g.nn
             body = self.src(d.expr, Scope(dict(zip(d.params, types)), instance=("define", name, types)), ig)
         finally:
             self._inlining.discard(name)
@@ -593,9 +783,11 @@ class ExprGen:
     # ------------------------------------------------------------------ collections
     def g_WhereExpr(self, e, sc, g):
         t = self.x.type_of(e.coll, sc)
-        coll = f"_charged_list(m, {self.iterable(e.coll, sc, g)}, {self.span(e.span)})"
+        coll = self.charged(e.coll, sc, g, e.span)
         inner = g.inner()
         v = inner.it = g.var("x")
+        if self.elems_nn(e.coll, sc, g):
+            inner.nn = inner.nn | {v}
         cond = self.src(e.cond, sc.child(it_type=t[1] if is_list(t) else ANY), inner)
         return f"[{v} for {v} in {coll} if {cond}]"
 
@@ -605,10 +797,12 @@ class ExprGen:
         inner_sc.locals[e.name] = t[1] if is_list(t) else ANY
         if _may_hold_lists(self.x.type_of(e.expr, inner_sc)):
             return None         # a list of lists counts its items as it is built: the closure does
-        coll = f"_charged_list(m, {self.iterable(e.coll, sc, g)}, {self.span(e.span)})"
+        coll = self.charged(e.coll, sc, g, e.span)
         inner = g.inner()
         v = g.var("x")
         inner.names[e.name] = v
+        if self.elems_nn(e.coll, sc, g):
+            inner.nn = inner.nn | {v}
         fn = self.src(e.expr, inner_sc, inner)
         cond = f" if {self.src(e.cond, inner_sc, inner)}" if e.cond is not None else ""
         return f"[{fn} for {v} in {coll}{cond}]"
@@ -631,12 +825,20 @@ class ExprGen:
         if op == "!=":
             return f"({a} != {b})"
         span = self.span(e.span)
-        x, y = g.var(), g.var()
-        return (f"(({x} if ({x} := {a}) is not None else _raise_none_cmp({span})) {op} "
-                f"({y} if ({y} := {b}) is not None else _raise_none_cmp({span})))")
+        # each side tested in turn (left, then right), unless it cannot be none
+        sides = []
+        for side, src in ((e.left, a), (e.right, b)):
+            if self.nn(side, sc, g):
+                sides.append(src)
+            else:
+                x = g.var()
+                sides.append(f"({x} if ({x} := {src}) is not None else _raise_none_cmp({span}))")
+        return f"({sides[0]} {op} {sides[1]})"
 
     def g_IsEmpty(self, e, sc, g):
         neg = e.negated
+        if isinstance(e.operand, A.PlayersExpr):   # `players is empty`: nobody is still in
+            return f"((False in m.st.out) == {neg!r})"
         if self.x.type_of(e.operand, sc) == ZONE:
             h = self.local_held(e.operand, sc, g) or self.held(e.operand, sc, g)
         else:
@@ -662,14 +864,41 @@ class ExprGen:
         if e.type_name in self.d.entities:
             return None             # an entity's kind: the closure (compile_expr.x_IsA)
         a = self.src(e.operand, sc, g)
+        if self.nn(e.operand, sc, g):
+            return f"(m.card_types[{a}] == {e.type_name!r})"
         t = g.var()
         return f"(({t} := {a}) is not None and m.card_types[{t}] == {e.type_name!r})"
 
     def g_Arith(self, e, sc, g):
-        if e.op == "+" and is_list(self.x.type_of(e, sc)):
-            return None         # lists joined: the closure (compile_lang.join)
+        if e.op == "+" and is_list(self.x.type_of(e, sc)):     # lists joined (compile_lang.join)
+            return (f"_join({self.collection(e.left, sc, g)}, {self.src(e.right, sc, g)}, "
+                    f"{self.span(e.right.span)}, {self.span(e.span)})")
         fn = {"+": "_add", "-": "_sub", "*": "_mul"}.get(e.op, "_div")
-        return f"{fn}({self.src(e.left, sc, g)}, {self.src(e.right, sc, g)}, {self.span(e.span)})"
+        a, b = self.src(e.left, sc, g), self.src(e.right, sc, g)
+        if fn == "_div":
+            return f"_div({a}, {b}, {self.span(e.span)})"
+        op = e.op
+        if self.rng(e, sc) is not None:         # within MAX_RUNTIME_NUMBER whatever the operands
+            return f"({a} {op} {b})"
+        span, r = self.span(e.span), g.var("r")
+        a_nn, b_nn = self.nn(e.left, sc, g), self.nn(e.right, sc, g)
+        bounded = f"{-_BIG} <= ({r} := {{}} {op} {{}}) <= {_BIG}"
+        if a_nn and b_nn:
+            return f"({r} if {bounded.format(a, b)} else _too_large({r}, {span}))"
+        # Written out as `_add` does it: both operands evaluated, in order; then none and the
+        # bound tested; the call itself only on the way to the error it raises
+        xa = a if _PURE.fullmatch(a) else g.var()
+        xb = b if _PURE.fullmatch(b) else g.var()
+        tests = []
+        for src, x, known in ((a, xa, a_nn), (b, xb, b_nn)):
+            if x != src:
+                tests.append(f"(({x} := {src}) is not None)")
+            elif not known:
+                tests.append(f"({x} is not None)")
+        # `&` evaluates both (the right one may assign, or raise its own error first); a pure
+        # right operand may be skipped: the fallback reads it again
+        both = " & ".join(tests) if xb != b and len(tests) == 2 else " and ".join(tests)
+        return f"({r} if {both} and {bounded.format(xa, xb)} else {fn}({xa}, {xb}, {span}))"
 
     # ------------------------------------------------------------------ issue 10 (interpreter/compile_lang.py)
     def g_IsFace(self, e, sc, g):
@@ -685,6 +914,12 @@ class ExprGen:
 
     def g_CondExpr(self, e, sc, g):
         return f"(({self.src(e.then, sc, g)}) if ({self.src(e.cond, sc, g)}) else ({self.src(e.other, sc, g)}))"
+
+    def g_SeatPlayer(self, e, sc, g):
+        seat = e.seat - 1
+        if seat < 0:
+            return None
+        return f"({seat} if {seat} < m.n_players else _no_seat(m, {seat}, {self.span(e.span)}))"
 
     def g_SeatOf(self, e, sc, g):
         t = g.var()
