@@ -29,8 +29,13 @@ nothing more than one on the class itself.
 """
 from __future__ import annotations
 
+from functools import cached_property
+from types import SimpleNamespace
+
+from cardsmith.dsl import ast as A
 from cardsmith.dsl.registry import (ACTION_USED, COUNTERED, CREATED, DESTROYED, ELIMINATED, FLIPPED, MOVED, RESOLVED,
                                     REVEALED, ROUND_STARTED, STEP_STARTED, TRIGGERED, TURN_STARTED)
+from cardsmith.dsl.types import CARD, CARD_PSEUDO_FIELDS, Scope
 
 # The engine's events whose `instead of` replaces the thing itself (the move, the flip, the
 # elimination, the step ...), decided where the engine does it, before it happens; the others
@@ -55,8 +60,130 @@ def replaceable(prog, *events):
     return frozenset(cards) if cards else None
 
 
+class EventPlan:
+    """What `announce_all` needs to know of one event, all of it fixed by the program: whether an
+    `instead of` may replace it where it is announced, whether it is declared (its log line),
+    the windows that open after it, its triggers' `collect` (None: no ability can fire on it),
+    whether one trigger of it fires without evaluating the order keys (`_plain_order`), and
+    whether a `stack` may hold its triggers."""
+    __slots__ = ("replaced", "declared", "windows", "collect", "one_unordered", "stacking")
+
+    def __init__(self, replaced, declared, windows, collect, one_unordered, stacking):
+        self.replaced, self.declared, self.windows = replaced, declared, windows
+        self.collect, self.one_unordered, self.stacking = collect, one_unordered, stacking
+
+
+def plan_of(prog, event: str) -> EventPlan:
+    entries = prog.triggers.get(event)
+    return EventPlan(event in prog.replacements and event not in REPLACED_WHERE_DONE,
+                     event in prog.decls.events,
+                     prog.windows_after.get(event),
+                     _collector(prog, entries) if entries else None,
+                     prog.order_by_seat_only or _plain_order(prog),
+                     bool(prog.stacked_triggers and prog.windows_after.get(TRIGGERED)))
+
+
+def _plain_order(prog) -> bool:
+    """Whether sorting one trigger alone may skip its order keys: each is the seat order, a number
+    or a field of the card as printed or set (`number`), read without a rule to run (no `modify`
+    of it, not a part nor a pseudo-field): it cannot fail, count work or change anything."""
+    decl = prog.decls.trigger_order
+    for k in decl.keys if decl is not None else ():
+        e = k.expr
+        if e is None or isinstance(e, A.Num):
+            continue
+        if not isinstance(e, A.Name) or prog.exprs.kind_of(e, Scope(it_type=CARD, in_ability=True)) != "it_field":
+            return False
+        if e.name in prog.modified_fields or e.name in prog.part_labels or e.name in CARD_PSEUDO_FIELDS:
+            return False
+    return True
+
+
+def _collector(prog, entries):
+    """One event's `collect`, `_collect` written out for its entries: each entry's cards (or the one
+    card its key parameter names) as constants, its condition and `text is blank unless` called
+    on an env made by copying the parameters (the same dict as `{**params, '$this': c, '$you':
+    seat}`: the params' keys first, then these), and only for a card in a player's zone, for a
+    player in the game. Built only from the compiler's own templates, `repr()` of card ids and
+    parameter names, and names the program's Pool binds (tests/test_codegen.py)."""
+    pool = prog.pool
+    blocks = []
+    for entry in entries:
+        cards = _live_cards(prog, entry)
+        if not cards:
+            continue
+        test = " and ".join(f"{pool.ref(fn, 'f')}(m, env)" for fn in (entry.cond, entry.blank) if fn is not None)
+        fire = f"_fired.append(({pool.ref(entry, 'e')}, _c, _seat, env))"
+        body = ["env = _p.copy()", "env['$this'] = _c", "env['$you'] = _seat"]
+        if entry.extra:
+            body.append(f"env.update({pool.ref(entry.extra, 'k')})")
+        body += [f"if {test}:", "    " + fire] if test else [fire]
+        live = ["_seat = _zs[_cz[_c]]", "if _seat is not None and not _out[_seat]:", *_indent(body)]
+        if entry.key_param is not None:
+            block = [f"_c = _p.get({entry.key_param!r})", f"if _c in {pool.ref(frozenset(cards), 'k')}:",
+                     *_indent(live)]
+        elif len(cards) == 1:
+            block = [f"_c = {cards[0]!r}", *live]
+        else:
+            block = [f"for _c in {pool.ref(tuple(cards), 'k')}:", *_indent(live)]
+        blocks.append((entry.key_param is not None, block))
+    if not blocks:
+        return None
+    name = pool.fresh_name("a")
+    lines = [f"def {name}(m, _p, _fired):"]
+    state = ["_cz = m.st.card_zone", "_zs = m.zone_seat", "_out = m.st.out"]
+    if len(blocks) == 1 and blocks[0][0]:
+        # one pinned entry (`where card = this`): most events name a card it does not hold, and
+        # then nothing else is read
+        key_line, if_line, *live = blocks[0][1]
+        lines += _indent([key_line, if_line, *_indent(state), *live])
+    else:
+        lines += _indent(state)
+        for _pinned, block in blocks:
+            lines += _indent(block)
+    return pool.compile("\n".join(lines) + "\n", name, "triggers of an event")
+
+
+def _indent(lines: list) -> list:
+    return ["    " + line for line in lines]
+
+
+def _live_cards(prog, entry) -> list:
+    """`entry.cards` less those whose condition can never hold: of its leading conjuncts (a key
+    parameter's `card = this` holds for the only card looked at, so it is passed over), those
+    that read only constants, keyword arguments and printed fields no rule changes are false for
+    such a card all game, and `and` evaluates nothing after a false one (Program._fixed_filter,
+    as for modifiers; the condition is tested before the text-is-blank rule, so it applies
+    whether the card type has one or not). The entry itself is left whole (`cardsmith explain`)."""
+    cond = entry.ability.cond
+    if cond is None or not entry.cards:
+        return entry.cards
+    items = cond.items if isinstance(cond, A.AndChain) else (cond,)
+    if entry.key_param is not None:
+        items = [item for item in items if not _pins(item, entry.key_param)]
+    if not items:
+        return entry.cards
+    sc = prog.ability_scope(entry.ability, prog.card_type_names[entry.cards[0]])
+    sc.event_params = dict(prog.event_types(entry.ability.event))
+    chain = items[0] if len(items) == 1 else A.AndChain(items=tuple(items), span=cond.span)
+    return prog._fixed_filter(SimpleNamespace(cond=chain), sc, dict(entry.extra), entry.cards)
+
+
+def _pins(item, key: str) -> bool:
+    """Whether `item` is `<key> = this` (or `this = <key>`): true for the card the key names."""
+    return (isinstance(item, A.Compare) and item.op == "="
+            and any(isinstance(a, A.Name) and a.name == key and isinstance(b, A.This)
+                    for a, b in ((item.left, item.right), (item.right, item.left))))
+
+
 class Triggers:
     """Events, triggers and replacements of the step machine (see the module docstring)."""
+
+    @cached_property
+    def event_plans(self) -> dict:
+        """event -> its `EventPlan` (`plan_of`), made at the event's first announcement: the
+        program's dict, kept on the instance after the first read."""
+        return self.prog.__dict__.setdefault("_event_plans", {})
 
     def announce(self, event: str, params: dict, span) -> bool | None:
         """Raise `event`; every matching triggered ability goes on the stack in the declared order."""
@@ -66,18 +193,21 @@ class Triggers:
         """Raise `event` once for each set of parameters, as one moment: the triggers of all of
         them are ordered together (two Battle Modifiers revealed by one flip resolve by their
         number, whatever their order in the flip)."""
-        if event in self.announce_replaced and len(param_sets) == 1 and self.replace(event, param_sets[0], span):
+        plan = self.event_plans.get(event)
+        if plan is None:
+            plan = self.event_plans[event] = plan_of(self.prog, event)
+        if plan.replaced and len(param_sets) == 1 and self.replace(event, param_sets[0], span):
             return True                 # replaced: the event does not happen
         if self.history is not None:    # a scenario keeps every event, to be asked about
             self.remember(event, param_sets)
         if self.tally is not None:      # a simulation's `measure ... counts event`
             self.tally.announced(event, len(param_sets))
         log_on = self.log.on
-        if log_on and event in self.prog.decls.events:
+        if log_on and plan.declared:
             announced = self.log.announced       # interpreter/log.py: a declared event's line
             for params in param_sets:
                 announced(self, event, params, span)
-        windows = self.prog.windows_after.get(event)
+        windows = plan.windows
         opened = None
         if windows and not self.st.windows:
             # the window opens once the triggers of the event have resolved: below them; once
@@ -86,22 +216,22 @@ class Triggers:
                 if not self._window_waiting(code_id):
                     self.push(code_id, {})
                     opened = True
-        entries = self.triggers.get(event)
-        if not entries:
+        collect = plan.collect
+        if collect is None:
             return opened
         fired: list = []
         for params in param_sets:
-            self._collect(entries, params, fired)
+            collect(self, params, fired)
         if not fired:
             return opened
-        if len(fired) > 1 or not self.prog.order_by_seat_only:   # else ordering one trigger evaluates nothing
+        if len(fired) > 1 or not plan.one_unordered:    # else ordering one trigger evaluates nothing
             fired = self._order(fired)
         if log_on:
             for entry, c, seat, env in fired:
                 self.log.emit(self, "trigger", entry.ability.span,
                               {"card": self.card_label(c), "player": seat, "on": event},
                               [self.log.card(self, c), f" of {self.log.player_name(seat)} triggers on {event}"])
-        if self.prog.stacked_triggers and self.prog.windows_after.get(TRIGGERED):
+        if plan.stacking:
             waiting = [f for f in fired if f[0].stacked]
             if waiting:
                 fired = [f for f in fired if not f[0].stacked]
