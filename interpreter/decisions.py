@@ -40,9 +40,11 @@ class Decisions:
             env[var] = options[0]
             if self.tally is not None:      # a simulation counts the forced decisions
                 self.tally.forced += 1
-            self._log_choice(player, prompt, options[0], span, "forced", kind=kind)
+            if self.log.on:
+                self._log_choice(player, prompt, options[0], span, "forced", kind=kind)
             return
-        scripted = self.st.script.get(str(player))
+        script = self.st.script     # a scenario's answers, by seat (empty in a game)
+        scripted = script.get(str(player)) if script else None
         if scripted:
             value, given, shown, *at = scripted.pop(0)
             if value not in options and isinstance(value, str):
@@ -75,6 +77,8 @@ class Decisions:
         value = pend["options"][index]
         self.st.frames[-1].env[pend["var"]] = value
         self.st.pending = None
+        if not self.log.on:         # nothing else to do: logging the choice is all that follows
+            return
         code, pc = self.codes[self.st.frames[-1].code_id], self.st.frames[-1].pc - 1
         span = code.spans[pc]
         kind = pend["kind"] if isinstance(pend["kind"], str) else tuple(pend["kind"])

@@ -211,10 +211,13 @@ def usable(m, player: int, any_time_only: bool) -> list[str]:
                 charge(m, 0, None)
         else:
             continue
+        # one env for the action's candidates, `$this` set for each: the checks only read it
+        # (a closure that binds `it` or a name in it puts back what was there)
+        env = {"$this": None, "$you": player, **extra} if extra else {"$this": None, "$you": player}
         for c in candidates:
             if zone_seat[card_zone[c]] != player:
                 continue
-            env = {"$this": c, "$you": player, **extra} if extra else {"$this": c, "$you": player}
+            env["$this"] = c
             if blank is not None and not blank(m, env):
                 continue
             for cond in conds:
