@@ -32,6 +32,9 @@ from dataclasses import dataclass
 
 MAX_CHAIN = 24      # the most blocks one block calls in a row (`block`: a jump forward calls the next)
 LOOPS = 8           # the most passes one call of a block makes round a loop (`block`: a jump back to its start)
+INLINE_LINES = 400  # the longest block (with what it pastes) pasted where a jump forward reaches it (`_body`)
+MAX_NEST = 6        # the most `while` loops pasted blocks nest (Python allows 20 blocks deep)
+MAX_INDENT = 48     # the deepest indentation pasted blocks reach (Python's tokenizer allows 100)
 
 
 @dataclass(frozen=True)
@@ -41,8 +44,11 @@ class Snippet:
     ("gotow", box, indent)  the same, after a primitive that watched (the loop checks)
     ("watch", expr, indent) `_w = expr`, and leave the block if it set brk or dirtied a check
     ("retw", None, indent)  leave the block as after a primitive that watched
-    ("call", (code id, name, span ref), indent)  call a procedure with the env `_i`: a frame
-                            pushed, or, when its code is `flat`, run to its end right here
+    ("call", (code id, name, span ref), indent)  call a procedure with the env `_i`: run to its
+                            end right here, as one function when its code is `flat`, else with
+                            its frame pushed (`Machine.call_in`), left to the run loop if it stops
+    ("enter", code id, indent)  push a frame of that code with an empty env and run it as a
+                            non-flat call does (the game's setup and rounds)
     `ends`: control never falls through (an unconditional jump). `pc`: the instruction calls
     the machine (a primitive, a push, a decision) and needs `fr.pc` set past it first."""
     lines: tuple
@@ -248,40 +254,79 @@ def flat_fn(program, code_id: int):
     return quick
 
 
-def block(program, code, pc: int, plain: bool = False):
-    """The function running `code` from `pc` to the end of its basic block; its size in
-    instructions is `code.sizes[pc]` once built. `plain`: every instruction as its closure —
-    what a block becomes if its source could not be compiled (Python's own limits on nesting
-    and size are not the file's to know)."""
+def _enter(callee: int, env: str, ind: str, k: int) -> list:
+    """The lines that push a frame of `callee` with `env` and run it at once (`Machine.call_in`):
+    the block goes on when it ends, and stops as after a push (watched) when it stops."""
+    return [f"{ind}_r = m.call_in({callee}, {env})",
+            f"{ind}if _r < 0: return _r + 1 - {k} - _s",
+            f"{ind}_s += _r"]
+
+
+@dataclass(frozen=True)
+class Body:
+    """The generated lines of a block (indented from 0, inside the function's `try:`), with
+    `size`, the most instructions they can run (`code.sizes`), `chain`, the longest run of
+    block calls they make in a row, and `nest`, how many `while` loops deep they go."""
+    lines: tuple
+    size: int
+    chain: int
+    nest: int
+
+
+def _depth(lines) -> int:
+    """The deepest indentation of `lines`, in levels of four spaces."""
+    return max((len(line) - len(line.lstrip(" "))) // 4 for line in lines) if lines else 0
+
+
+def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> Body:
+    """The lines running `code` from `pc` to the end of its basic block, and on: a jump forward
+    (or the fall into a jump target) continues with the block there, its lines pasted in place
+    (`inline`, while they are short: INLINE_LINES) or called as its function. Pasted lines run
+    exactly as the call would: `_s` counts on from this block's instructions, and every way out
+    of them returns the whole count, as the call's `return k + _s + _r` does. Kept per
+    (pc, plain, inline) on the code, so a block pasted in several places is generated once."""
+    cache = code.__dict__.setdefault("_bodies", {})
+    key = (pc, plain, inline)
+    if key in cache:
+        return cache[key]
     pool = program.pool
     mask = program.check_mask if program.end_checks else 0
     targets = code.__dict__.get("_targets")
     if targets is None:
         targets = code.__dict__["_targets"] = jump_targets(code)
-    name = pool.fresh_name(f"b{code.id}_{pc}_")
-    out = [f"def {name}(m, fr):", "    env = fr.env", "    _s = 0", "    try:"]
-    pad = "        "
+    out = []
+    pad = ""
     k = 0
     extra = 0       # the most steps the flat procedures this block calls can run
     p = pc
     n = len(code.ops)
-    # a jump forward (or the fall into a jump target) calls the block there at once instead of
-    # going back to the run loop: `_chain` the most such calls in a row from each pc, kept short
+    # a jump forward (or the fall into a jump target) goes on with the block there at once
+    # instead of going back to the run loop: `_chain` the most block calls in a row from each
+    # pc, kept short (a pasted block is no call)
     chain = code.__dict__.setdefault("_chain", {})
-    chained = [0, 0]     # (the most steps of a block called, the longest chain from one)
+    chained = [0, 0, 0]  # (the most steps of a block called or pasted, the longest chain from one, its nesting)
     looped = [False]     # whether a jump back to `pc` runs the block again from its start, at once
+    loops = f"_l{pc}"
 
     def onward(t: int, ind: str, watched: bool) -> list:
-        """The lines that leave the block for pc `t`: calling its block when it lies ahead; for a
-        jump back to this block's own start (a loop's next turn), going round again here, at
-        most LOOPS passes in one call (its size counts them all)."""
+        """The lines that leave the block for pc `t`: pasting or calling its block when it lies
+        ahead; for a jump back to this block's own start (a loop's next turn), going round again
+        here, at most LOOPS passes in one call (its size counts them all)."""
         back = f"{ind}return -{k} - _s" if watched else f"{ind}return {k} + _s"
         if t == pc and not plain and not watched:
             looped[0] = True
-            return [f"{ind}fr.pc = {t}", f"{ind}_loops += 1", f"{ind}if _loops < {LOOPS}:",
+            return [f"{ind}fr.pc = {t}", f"{ind}{loops} += 1", f"{ind}if {loops} < {LOOPS}:",
                     f"{ind}    _s += {k}", f"{ind}    continue", back]
         if plain or watched or not pc < t < n:
             return [f"{ind}fr.pc = {t}", back]
+        if inline:
+            sub = _body(program, code, t)
+            if (len(sub.lines) <= INLINE_LINES and sub.nest < MAX_NEST
+                    and _depth(sub.lines) + len(ind) // 4 < MAX_INDENT):
+                chained[0] = max(chained[0], sub.size)
+                chained[1] = max(chained[1], sub.chain)
+                chained[2] = max(chained[2], sub.nest)
+                return [f"{ind}fr.pc = {t}", f"{ind}_s += {k}", *(ind + line for line in sub.lines)]
         nxt = code.fast[t]
         if nxt is None:
             nxt = code.fast[t] = block(program, code, t)
@@ -331,8 +376,9 @@ def block(program, code, pc: int, plain: bool = False):
                         out += [f"{ind}if {proc!r} in m.prog.replacements:",
                                 f"{ind}    if '$replaced' in env: _i['$replaced'] = env['$replaced']",
                                 f"{ind}    if m.replace({proc!r}, _i, {span}): return -{k} - _s",
-                                f"{ind}_w = m.push({callee}, _i)",
-                                f"{ind}if _w and (m.brk or m.dirty & {mask}): return -{k} - _s"]
+                                *_enter(callee, "_i", ind, k)]
+                elif what == "enter":
+                    out += _enter(arg, "{}", ind, k)
                 else:       # pragma: no cover - a compiler bug, not a file's
                     raise ValueError(f"unknown snippet directive {what!r}")
             ends = snip.ends
@@ -342,21 +388,35 @@ def block(program, code, pc: int, plain: bool = False):
     if plain or not (code.srcs[p - 1] is not None and code.srcs[p - 1].ends):
         out += onward(p, pad, False)
     if looped[0]:       # the instructions go round in `while True:`, every pass ends in a return or continue
-        out[4:] = ["        while True:"] + ["    " + line for line in out[4:]]
-        out[2:2] = ["    _loops = 0"]
-    out += ["    except BaseException:",
-            f"        if m.at is None: m.at = ({code.id}, _p)",     # the innermost block's, for a flat call's
-            "        raise"]
+        out = [f"{loops} = 0", "while True:"] + ["    " + line for line in out]
+    size = (k + extra) * (LOOPS if looped[0] else 1) + chained[0]   # a block called: once, as it leaves
+    body = cache[key] = Body(tuple(out), size, chained[1], chained[2] + looped[0])
+    return body
+
+
+def block(program, code, pc: int, plain: bool = False, inline: bool = True):
+    """The function running `code` from `pc` to the end of its basic block, and the blocks it
+    goes on to (`_body`); its size in instructions is `code.sizes[pc]` once built. `plain`:
+    every instruction as its closure — what a block becomes if its source could not be
+    compiled (Python's own limits on nesting and size are not the file's to know)."""
+    pool = program.pool
+    body = _body(program, code, pc, plain, inline)
+    name = pool.fresh_name(f"b{code.id}_{pc}_")
+    out = [f"def {name}(m, fr):", "    env = fr.env", "    _s = 0", "    try:",
+           *("        " + line for line in body.lines),
+           "    except BaseException:",
+           f"        if m.at is None: m.at = ({code.id}, _p)",     # the innermost block's, for a flat call's
+           "        raise"]
     source = "\n".join(out) + "\n"
     try:
         fn = pool.compile(source, name, code.name)
     except (SyntaxError, RecursionError, MemoryError):
         if plain:
             raise
-        return block(program, code, pc, plain=True)
+        return block(program, code, pc, plain=not inline, inline=False)
     fn.source = source          # for `cardsmith explain --python`
-    code.sizes[pc] = (k + extra) * (LOOPS if looped[0] else 1) + chained[0]   # a block called: once, as it leaves
-    chain[pc] = chained[1]
+    code.sizes[pc] = body.size
+    code.__dict__.setdefault("_chain", {})[pc] = body.chain
     return fn
 
 
@@ -365,7 +425,7 @@ def block_starts(code) -> list[int]:
     after an instruction that may leave its block (a fallback, or one that watched)."""
     starts = {0} | set(code.__dict__.get("_targets") or jump_targets(code))
     for pc, snip in enumerate(code.srcs):
-        if snip is None or any(not isinstance(line, str) and line[0] in ("watch", "call", "gotow", "retw")
+        if snip is None or any(not isinstance(line, str) and line[0] in ("watch", "call", "enter", "gotow", "retw")
                                for line in snip.lines):
             starts.add(pc + 1)
     return sorted(pc for pc in starts if pc < len(code.ops))

@@ -36,6 +36,7 @@ from .triggers import REPLACED, REPLACED_WHERE_DONE, Triggers, replaceable
 from .visibility import card_seers, seers
 
 DEFAULT_MAX_STEPS = MAX_STEPS
+CALL_DEPTH = 32     # the most frames under which `Machine.call_in` runs a procedure inline (Python's stack)
 GAME = "$game"      # what a game attribute's modifier applies to (`modify hand_limit by 1`): no card, no seat
 
 
@@ -138,6 +139,7 @@ class Machine(Triggers, Decisions, Scenarios):
         self.players = state.players
         self.dirty = 0
         self.brk = False
+        self.left = 0               # the steps the procedures a block runs inline may use (`call_in`)
         self.ver = 0                # bumped by every change the dirty bits mark (see _from_table)
         self._mod_tables = {}
         self._stacked = (None, set())
@@ -186,6 +188,9 @@ class Machine(Triggers, Decisions, Scenarios):
                     if run is None:
                         run = fast[pc] = block(prog, code, pc)
                     if fused and steps + sizes[pc] <= limit:
+                        # the steps left past the block's own most: what the procedures it runs
+                        # inline may use (`call_in`)
+                        self.left = limit - steps - sizes[pc]
                         k = run(self, fr)
                         if k > 0:
                             steps += k
@@ -285,6 +290,51 @@ class Machine(Triggers, Decisions, Scenarios):
             pc = fr.pc
         frames.pop()
         return steps
+
+    def call_in(self, code_id: int, env: dict) -> int:
+        """Call a procedure (or enter a round) from a block and run it right here: its frame
+        pushed as `push` pushes it, then its blocks run as the run loop would run them, until it
+        ends (its frame popped, as the run loop pops it; the caller's block goes on) or stops
+        (a block that watched: a frame pushed above it, a decision, the end, a changed end check).
+        Returns the instructions it ran when it ended, or ~(the instructions) when it stopped,
+        with its frame left on the stack and `brk` set, so that the run loop picks up from the
+        top frame where it would have (its end checks first). The steps stay bounded: a block
+        runs only while its size fits in `self.left` (set by the run loop: the steps past the
+        calling block's own most), which shrinks by what ran; a block that does not fit stops
+        here, and the run loop, at the top frame, runs on to the bound one instruction at a time.
+        Past CALL_DEPTH frames, the frame is left to the run loop at once (Python's own stack)."""
+        frames = self.st.frames
+        if len(frames) >= MAX_FRAMES:
+            raise self._too_deep(code_id)
+        fr = Frame(code_id, 0, env)
+        frames.append(fr)
+        if len(frames) > CALL_DEPTH:
+            self.brk = True
+            return -1
+        code = self.codes[code_id]
+        fast, sizes = code.fast, code.sizes
+        n = len(fast)
+        left = self.left
+        used = 0
+        pc = 0
+        while pc < n:
+            run = fast[pc]
+            if run is None:
+                run = fast[pc] = block(self.prog, code, pc)
+            size = sizes[pc]
+            if used + size > left:
+                self.brk = True
+                return ~used
+            self.left = left - used - size
+            k = run(self, fr)
+            if k < 0:
+                self.brk = True
+                return ~(used - k)
+            used += k
+            pc = fr.pc
+        frames.pop()
+        self.left = left - used
+        return used
 
     def where(self, code, pc: int):
         """The span of the instruction being run; for one the engine made without a source (the

@@ -152,11 +152,11 @@ class Program:
         gspan = d.game.span
         if setup is not None:
             main.emit(lambda m, fr: m.push(setup, {}), gspan, ("push", "setup"),
-                      Snippet((("watch", f"m.push({setup}, {{}})", ""),)))
+                      Snippet((("enter", setup, ""),)))
         if rnd is not None:
             head = main.here()
             main.emit(lambda m, fr: m.push(rnd, {}), gspan, ("push", f"round {d.rounds[0].name}"),
-                      Snippet((("watch", f"m.push({rnd}, {{}})", ""),)))
+                      Snippet((("enter", rnd, ""),)))
 
             def again(m, fr):
                 fr.pc = head
