@@ -14,7 +14,8 @@ machine hits every side):
 the time spent waiting for a core on a busy shared machine (default `wall`: `time.perf_counter`).
 It prints each side's median time per game and the ratios on/off and written/off: for each
 repeat the ratio of that repeat's batches, then the median of those (`median ratio`), beside
-the ratio of the medians. The last line is a JSON summary.
+the ratio of the medians; and what an event costs (the side's median time beyond off's, per
+event logged: `us_per_event`). The last line is a JSON summary.
 
     python bench/bench_log.py                                  # Space War: in Space!, 2 players
     python bench/bench_log.py --games 30 --repeats 7 --players 4
@@ -100,18 +101,23 @@ def main(argv=None) -> int:
     print(f"{Path(args.game).name}, {args.players} players -- {args.games} games x {args.repeats} repeats, "
           f"random bots, {events / args.games:,.0f} events a game, {args.clock} clock, "
           f"Python {platform.python_version()}")
-    print(f"{'side':>8}  {'ms/game':>8}  {'median ratio to off':>19}  {'ratio of medians':>16}")
+    # what one event costs: the side's time beyond off's, per event the games logged
+    per_event = {side: (per_game[side] - per_game["off"]) * 1000 / (events / args.games) if events else 0.0
+                 for side in ("on", "written")}
+    print(f"{'side':>8}  {'ms/game':>8}  {'median ratio to off':>19}  {'ratio of medians':>16}  {'us/event beyond off':>19}")
     for side in SIDES:
         ratio = "" if side == "off" else f"{ratios[side]:.2f}x"
         of_medians = "" if side == "off" else f"{per_game[side] / per_game['off']:.2f}x"
-        print(f"{side:>8}  {per_game[side]:8.2f}  {ratio:>19}  {of_medians:>16}")
+        cost = "" if side == "off" else f"{per_event[side]:.2f}"
+        print(f"{side:>8}  {per_game[side]:8.2f}  {ratio:>19}  {of_medians:>16}  {cost:>19}")
     print(json.dumps({"benchmark": "log_cost", "game": Path(args.game).name, "players": args.players,
                       "games": args.games, "repeats": args.repeats, "clock": args.clock,
                       "python": platform.python_version(),
                       "events_per_game": round(events / args.games, 1),
                       "ms_per_game": {k: round(v, 3) for k, v in per_game.items()},
                       "ratio_on_over_off": round(ratios["on"], 3),
-                      "ratio_written_over_off": round(ratios["written"], 3)}))
+                      "ratio_written_over_off": round(ratios["written"], 3),
+                      "us_per_event": {k: round(v, 3) for k, v in per_event.items()}}))
     return 0
 
 

@@ -12,6 +12,7 @@ is at most MAX_RUNTIME_STRING characters, and one game's log at most MAX_LOG_BYT
 from __future__ import annotations
 
 import json
+import json.encoder
 from typing import NamedTuple
 
 from cardsmith.dsl.bounds import MAX_LOG_BYTES, MAX_RUNTIME_STRING
@@ -132,9 +133,9 @@ class EventLog:
         self._tails: dict = {}                 # (from, to, place, face) → (" from A to B face up", hidden, size)
         self._ways: dict = {}                  # (from, face up, to, place, face) → words, who reads (`moved`)
         self._card_names: list = []            # the program's (a move of several cards keeps numbers)
-        self._groups: dict = {}                # (froms, to, place, face) → words of a move of cards (`move`)
+        self._groups: dict = {}                # (to, place, face, *froms) → words of a move of cards (`move`)
         self._seers: dict = {}                 # (zone key, face up) → who may see a card there
-        self._begins: dict = {}                # id(span) → a step's event: data, text, size, rule, ...
+        self._begins: dict = {}                # id(span) → a step's event: text, size, rule, kind, name, span
         self._plain: dict = {}                 # declared event → whether its words are made once
         self._words: dict = {}                 # (event, key, value, ...) → its words (`announced`)
         self._shared = False                   # whether `_share` has looked for the program's words
@@ -160,7 +161,11 @@ class EventLog:
         out = self._events
         names = self._card_names
         for rec in pending:
-            if len(rec) == 6:               # an event, its data beside it in `_data`
+            size = len(rec)
+            if size == 8:                   # an event with one datum (`emit1`, `begins`)
+                n, rnd, kind, rule, step, text, key, value = rec
+                ev = {"n": n, "round": rnd, "event": kind, "rule": rule, "step": step, "text": text, key: value}
+            elif size == 6:                 # an event, its data beside it in `_data`
                 n, rnd, kind, rule, step, text = rec
                 ev = {"n": n, "round": rnd, "event": kind, "rule": rule, "step": step, "text": text}
                 data = data_of()
@@ -490,27 +495,23 @@ class EventLog:
         Its words depend only on the values when they are numbers, texts, players, cards or lists
         of them (names do not change), so they are made once per event and values (`_words`) and
         only who may read each card's name is asked each time."""
+        # the key of its words: the event, then each parameter's name and value (a list as a
+        # tuple), for numbers and texts (by class: True is not 1) and lists of them; else None
         if _SCALARS.issuperset(map(type, params.values())):      # numbers and texts (the usual)
             key = (event, *params.items())
         else:               # lists of them too
             key = [event]
-            for k, v in params.items():
+            for item in params.items():
+                v = item[1]
                 cls = v.__class__
                 if cls is int or cls is str:
-                    key.append((k, v))
-                elif cls is list:
-                    for x in v:
-                        if x.__class__ is not int and x.__class__ is not str:
-                            key = None
-                            break
-                    else:
-                        key.append((k, tuple(v)))
-                        continue
-                    break
+                    key.append(item)
+                elif cls is list and _SCALARS.issuperset(map(type, v)):
+                    key.append((item[0], tuple(v)))
                 else:
                     key = None
                     break
-            if key is not None:
+            else:
                 key = tuple(key)
         if key is not None:
             made = self._words.get(key)
@@ -626,28 +627,45 @@ class EventLog:
         return shown, pieces, hidden, cards
 
     def begins(self, m, kind: str, name: str, span) -> None:
-        """`step Reveal begins` (or phase): its data, text, size and rule made once per step
-        (by the id of its span, the span kept with them)."""
+        """`step Reveal begins` (or phase): its text, size and rule made once per step (by the
+        id of its span, the span kept with them); recorded with its one datum, {"name": name}."""
         made = self._begins.get(id(span))
-        if made is None or made[6] is not span:     # (a step statement's span: its kind and name)
+        if made is None or made[5] is not span:     # (a step statement's span: its kind and name)
             if not self._shared:
                 self._share(m)
             made = self._begins.get(id(span))
-            if made is None or made[6] is not span or made[5] != name or made[4] != kind:
+            if made is None or made[5] is not span or made[4] != name or made[3] != kind:
                 text = f"{kind} {name} begins"
                 if len(text) > MAX_RUNTIME_STRING:
                     raise TextTooLong(span)
                 made = self._begins[id(span)] = (
-                    {"name": name}, text, _EVENT_OVERHEAD + len(text) + _DATUM, self._rule(m, span), kind, name, span)
-        size = self.bytes + made[2]
+                    text, _EVENT_OVERHEAD + len(text) + _DATUM, self._rule(m, span), kind, name, span)
+        size = self.bytes + made[1]
         if size > MAX_LOG_BYTES:        # `emit` stops the game
-            self.emit(m, kind, span, made[0], made[1])
+            self.emit(m, kind, span, {"name": name}, made[0])
         self.bytes = size               # recorded here as `emit` records it
         st = m.st
         n = st.event_n = st.event_n + 1
         path = st.step_path
-        self._pending.append((n, st.round, kind, made[3], path[-1] if path else "", made[1]))
-        self._data.append(made[0])
+        self._pending.append((n, st.round, kind, made[2], path[-1] if path else "", made[0], "name", name))
+
+    def emit1(self, m, kind: str, span, key: str, value, text: str) -> None:
+        """`emit(m, kind, span, {key: value}, text)` for an event with one datum, a number, a
+        text, a flag or None, and a plain text: recorded without a dict (made when read)."""
+        length = len(text)
+        if length > MAX_RUNTIME_STRING:
+            raise TextTooLong(span)
+        size = self.bytes + (_EVENT_OVERHEAD + _DATUM) + length
+        if size > MAX_LOG_BYTES:        # `emit` stops the game
+            self.emit(m, kind, span, {key: value}, text)
+        self.bytes = size
+        st = m.st
+        n = st.event_n = st.event_n + 1
+        rule = self._rules.get(id(span))
+        if rule is None:
+            rule = self._rule(m, span)
+        path = st.step_path
+        self._pending.append((n, st.round, kind, rule, path[-1] if path else "", text, key, value))
 
     def move(self, m, cards, sources, key, place, face, span, before=None) -> None:
         """`before`: who could see the one card moved before it moved (they may read its name)."""
@@ -691,29 +709,18 @@ class EventLog:
             self._pending.append((n, st.round, "move", rule, path[-1] if path else "", None,     # with its data
                                   name, src, key, face, hidden_dest, tail))      # (its text: name + tail)
             return
-        uniq = tuple(dict.fromkeys(sources))
-        way = self._groups.get((uniq, key, place, face))
-        if way is None and not self._shared:
-            self._share(m)
-            way = self._groups.get((uniq, key, place, face))
-        if way is None:     # " cards from A to B face up", whether B is hidden, and the size besides
-            src = self.zone_name(m, uniq[0]) if len(uniq) == 1 else f"{len(uniq)} zones"
-            dest = self.zone_name(m, key)
-            where = f"the bottom of {dest}" if place == "bottom" else dest
-            facing = f" face {face}" if face else ""
-            tail = f" cards from {src} to {where}{facing}"
-            # the data's 5 keys, and its lists: the names (below), 4 a name and 16 a zone
-            way = (tail, self._hidden_dest(m, key, face), _EVENT_OVERHEAD + len(tail) + _DATUM * 5 + 16 * len(uniq))
-            if not any("/" in z for z in uniq) and "/" not in key:      # an entity's zone's name changes
-                self._groups[(uniq, key, place, face)] = way
-        tail, hidden_dest, fixed = way
-        count = str(len(cards))
-        text = count + tail
-        if len(text) > MAX_RUNTIME_STRING:
-            raise TextTooLong(span)
+        # a move of several cards: its words made once per (to, place, face, each card's zone),
+        # which fixes the count too (`_groups`, bounded by _MAX_WORDS)
+        way = self._groups.get((key, place, face, *sources))
+        if way is None:
+            if not self._shared:
+                self._share(m)
+                way = self._groups.get((key, place, face, *sources))
+            if way is None:
+                way = self._group(m, sources, key, place, face, span)
+        text, uniq, hidden_dest, fixed = way
         names = m.card_names
-        size = (self.bytes + fixed + len(text) - len(tail)
-                + sum(map(len, map(names.__getitem__, cards))) + 4 * len(cards))
+        size = self.bytes + fixed + sum(map(len, map(names.__getitem__, cards)))
         if size > MAX_LOG_BYTES:        # `emit` stops the game
             names = [m.card_label(c) for c in cards]
             self.emit(m, "move", span, {"cards": names, "from": list(uniq), "to": key, "face": face or "",
@@ -729,6 +736,25 @@ class EventLog:
         self._card_names = names
         self._pending.append((n, st.round, "move", rule, path[-1] if path else "", text,     # with its data
                               tuple(cards), uniq, key, face, hidden_dest))
+
+    def _group(self, m, sources, key, place, face, span) -> tuple:
+        """For `move` of several cards: its text ("3 cards from A to B face up"), the zones they
+        came from (each once, in order), whether B is hidden, and what the event adds to the
+        log's size besides the cards' names (the data's 5 keys, 4 a name and 16 a zone)."""
+        uniq = tuple(dict.fromkeys(sources))
+        src = self.zone_name(m, uniq[0]) if len(uniq) == 1 else f"{len(uniq)} zones"
+        dest = self.zone_name(m, key)
+        where = f"the bottom of {dest}" if place == "bottom" else dest
+        facing = f" face {face}" if face else ""
+        text = f"{len(sources)} cards from {src} to {where}{facing}"
+        if len(text) > MAX_RUNTIME_STRING:
+            raise TextTooLong(span)
+        way = (text, uniq, self._hidden_dest(m, key, face),
+               _EVENT_OVERHEAD + len(text) + _DATUM * 5 + 16 * len(uniq) + 4 * len(sources))
+        if (len(self._groups) < _MAX_WORDS and "/" not in key
+                and not any("/" in z for z in uniq)):      # an entity's zone's name changes
+            self._groups[(key, place, face, *sources)] = way
+        return way
 
     def moved(self, m, c: int, src: str, was_up: bool, key: str, place, face, span) -> None:
         """A move of one card that only the log watches (machine.move): `move` with the card's
@@ -853,11 +879,118 @@ class EventLog:
         return text
 
     def to_jsonl(self, start: int = 0) -> str:
-        """The events from `start` on, one JSON object a line with sorted keys."""
-        encode = _ENCODER.encode
-        events = self.events
-        return "".join([encode(events[i]) + "\n" for i in range(start, len(events))])
+        """The events from `start` on, one JSON object a line with sorted keys: those read already
+        from their dicts, the others straight from their records (`_lines`), byte for byte what
+        `json.dumps(event, sort_keys=True, ensure_ascii=False)` writes for the event read."""
+        done = self._events
+        lines = [_encode(done[i]) + "\n" for i in range(start, len(done))]
+        if self._pending:
+            lines += self._lines(start - len(done))
+        return "".join(lines)
+
+    def _lines(self, skip: int) -> list:
+        """The JSON lines of the records not yet read, from the `skip`-th on, without making
+        their dicts: a move's line and a one-datum event's are written by a template, in the
+        sorted order of their keys, when every value is of the class the template writes (a
+        number an int, a text a str); any other event is made a dict as `_materialize` makes it
+        and encoded."""
+        out = []
+        append = out.append
+        datas = iter(self._data).__next__
+        names = self._card_names
+        q = _quote
+        made: dict = {}         # id of a declared event's words → its line's segments (`_segments`)
+        i = -1
+        for rec in self._pending:
+            size = len(rec)
+            data = datas() if size == 6 else None
+            i += 1
+            if i < skip:
+                continue
+            if size == 12:              # a move of one card
+                n, rnd, kind, rule, step, _, name, src, key, face, hidden, tail = rec
+                if (n.__class__ is int and rnd.__class__ is int and hidden.__class__ is bool
+                        and (face is None or face.__class__ is str) and _STRS.issuperset(map(type, (kind, rule, step, name, src, key, tail)))):
+                    append(f'{{"cards": [{q(name)}], "event": {q(kind)}, "face": {q(face or "")}, '
+                           f'"from": [{q(src)}], "hidden": {"true" if hidden else "false"}, "n": {n}, '
+                           f'"round": {rnd}, "rule": {q(rule)}, "step": {q(step)}, "text": {q(name + tail)}, '
+                           f'"to": {q(key)}}}\n')
+                    continue
+                ev = {"n": n, "round": rnd, "event": kind, "rule": rule, "step": step, "text": name + tail,
+                      "cards": [name], "from": [src], "to": key, "face": face or "", "hidden": hidden}
+            elif size == 11:            # a move of several
+                n, rnd, kind, rule, step, text, cards, srcs, key, face, hidden = rec
+                shown = [names[c] for c in cards]
+                if (n.__class__ is int and rnd.__class__ is int and hidden.__class__ is bool
+                        and (face is None or face.__class__ is str) and _STRS.issuperset(map(type, (kind, rule, step, text, key)))
+                        and _STRS.issuperset(map(type, shown)) and _STRS.issuperset(map(type, srcs))):
+                    append(f'{{"cards": [{", ".join(map(q, shown))}], "event": {q(kind)}, "face": {q(face or "")}, '
+                           f'"from": [{", ".join(map(q, srcs))}], "hidden": {"true" if hidden else "false"}, "n": {n}, '
+                           f'"round": {rnd}, "rule": {q(rule)}, "step": {q(step)}, "text": {q(text)}, '
+                           f'"to": {q(key)}}}\n')
+                    continue
+                ev = {"n": n, "round": rnd, "event": kind, "rule": rule, "step": step, "text": text,
+                      "cards": shown, "from": list(srcs), "to": key, "face": face or "", "hidden": hidden}
+            elif size == 8:             # one datum
+                n, rnd, kind, rule, step, text, key, value = rec
+                if (key == "name" and n.__class__ is int and rnd.__class__ is int
+                        and _STRS.issuperset(map(type, (kind, rule, step, text, value)))):
+                    append(f'{{"event": {q(kind)}, "n": {n}, "name": {q(value)}, "round": {rnd}, '
+                           f'"rule": {q(rule)}, "step": {q(step)}, "text": {q(text)}}}\n')
+                    continue
+                ev = {"n": n, "round": rnd, "event": kind, "rule": rule, "step": step, "text": text, key: value}
+            else:                       # data beside it: a dict, or a declared event's words
+                n, rnd, kind, rule, step, text = rec
+                if data.__class__ is _Words:    # its line but for the event's own fields, made once
+                    seg = made.get(id(data))
+                    if seg is None:
+                        seg = made[id(data)] = _segments(data[0])
+                    if (seg and n.__class__ is int and rnd.__class__ is int
+                            and _STRS.issuperset(map(type, (kind, rule, step, text)))):
+                        append(f"{seg[0]}{q(kind)}{seg[1]}{n}{seg[2]}{rnd}{seg[3]}{q(rule)}{seg[4]}{q(step)}"
+                               f"{seg[5]}{q(text)}{seg[6]}")
+                        continue
+                ev = {"n": n, "round": rnd, "event": kind, "rule": rule, "step": step, "text": text}
+                if data.__class__ is _Words:
+                    ev.update(data[0])
+                elif data:
+                    ev.update(data)
+            append(_encode(ev) + "\n")
+        return out
 
 
-# json.dumps(e, sort_keys=True, ensure_ascii=False) makes an encoder for every call; one does
+_FIELDS = ("event", "n", "round", "rule", "step", "text")      # an event's own fields, in sorted order
+
+
+def _segments(data: dict) -> tuple:
+    """A declared event's JSON line cut around its own fields (`_FIELDS`): seven texts, the
+    first before the event's kind, the last after its text, each holding the data's keys and
+    values (encoded as the encoder does) that sort between; () when a datum has a field's name."""
+    if any(k in data for k in _FIELDS) or not _STRS.issuperset(map(type, data)):
+        return ()
+    pairs = sorted([*data, *_FIELDS])
+    out, piece, sep = [], "{", ""
+    for k in pairs:
+        piece += sep + _quote(k) + ": "
+        sep = ", "
+        if k in data:
+            piece += _encode(data[k])
+        else:
+            out.append(piece)
+            piece = ""
+    out.append(piece + "}\n")
+    return tuple(out)
+
+
+# json.dumps(e, sort_keys=True, ensure_ascii=False) makes an encoder for every call (and
+# JSONEncoder.encode a C encoder for every call); one does, made once
 _ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False)
+_STRS = frozenset((str,))
+_quote = json.encoder.encode_basestring       # a text as the encoder writes it (ensure_ascii off)
+if json.encoder.c_make_encoder is not None:   # as JSONEncoder.iterencode makes it, without the circular check
+    _chunks = json.encoder.c_make_encoder(None, _ENCODER.default, _quote, None, ": ", ", ", True, False, True)
+
+    def _encode(ev: dict) -> str:
+        return "".join(_chunks(ev, 0))
+else:                                          # (a Python without the C encoder)
+    _encode = _ENCODER.encode
