@@ -1,12 +1,16 @@
 """Benchmark: how long `cardsmith check` and `cardsmith play` take to start (issue 9).
 
 Each command is run as a user runs it, in a fresh process (`python -m cardsmith.interpreter.cli`,
-the `cardsmith` command's own module), and timed from start to exit, three ways:
+the `cardsmith` command's own module), and timed from start to exit, four ways:
 
 * **no cache**: `CARDSMITH_CACHE_DIR=off`: every table and every parse built afresh;
-* **cold**:     a cache folder that holds the parser's tables and the dataclasses' compiled
-                methods (as after any earlier command), but nothing of this file (its parse,
-                that it checked clean): the first check after an edit;
+* **cold**:     a cache folder that holds the parser and the dataclasses' compiled methods (as
+                after any earlier command), but nothing of this file (its parse, that it checked
+                clean): the first command on a new file;
+* **edited**:   the same command after an edit of the file: a comment line added in the middle
+                of it (so the declaration before it is parsed again and every line below it
+                moves down one; the file's last parse is in the cache folder, `_edit`): the
+                designer's first check after changing a line;
 * **warm**:     the same command again on the same file: its parse comes from the cache, and a
                 check that found nothing before says ok at once.
 
@@ -20,8 +24,9 @@ written by a first untimed run), even where PYTHONDONTWRITEBYTECODE is set.
 
 The inputs: games/the_space_war.cards (~600 lines) and a generated 2,000-line game (that file
 with copies of its defines and procedures under new names, which check and compile like the
-originals; written to a temporary folder). Runs are interleaved (no cache, cold, warm, then the
-next round) and each figure is the median of --repeats runs. The last line is a JSON summary.
+originals; written to a temporary folder, with a copy of the game there, which `edited` edits).
+Runs are interleaved (no cache, cold, warm, edited, then the next round) and each figure is the
+median of --repeats runs. The last line is a JSON summary.
 
     python bench/bench_startup.py                 # 5 repeats
     python bench/bench_startup.py --repeats 9
@@ -111,10 +116,19 @@ def run(args: list[str], cache: str, pycache: Path) -> tuple[float, float]:
 
 def _forget_parses(folder: Path) -> None:
     """What the cache folder knows of the files themselves (their parse, that they checked
-    clean): as after an edit."""
+    clean): as for a file never seen before."""
     for pattern in ("ast-*", "checked-*"):
         for entry in folder.glob(pattern):
             entry.unlink()
+
+
+def _edit(path: Path, original: str, k: int) -> None:
+    """`original` with the comment line `# edit k` added before the declaration nearest its
+    middle line, written to `path`."""
+    lines = original.split("\n")
+    middle = len(lines) // 2
+    at = min((i for i, line in enumerate(lines) if line[:1].isalpha()), key=lambda i: abs(i - middle))
+    path.write_text("\n".join(lines[:at] + [f"# edit {k}"] + lines[at:]), encoding="utf-8")
 
 
 def main(argv=None) -> int:
@@ -125,10 +139,17 @@ def main(argv=None) -> int:
     work = Path(tempfile.mkdtemp(prefix="cardsmith-startup-"))
     try:
         source = Path(args.game)
+        original = source.read_text(encoding="utf-8")
+        if not re.search(r"^(import|extends) ", original, re.M):     # a copy reads no file beside it
+            source = work / "game" / source.name
+            source.parent.mkdir()
+            source.write_text(original, encoding="utf-8")
         long_file = work / "long" / f"{source.stem}_long.cards"
         long_file.parent.mkdir()
-        long_file.write_text(long_game(source.read_text(encoding="utf-8")), encoding="utf-8")
+        long_file.write_text(long_game(original), encoding="utf-8")
         files = {"game": str(source), "2000 lines": str(long_file)}
+        texts = {path: Path(path).read_text(encoding="utf-8") for path in files.values()}
+        edits = 0
         sizes = {k: Path(v).read_text(encoding="utf-8").count("\n") for k, v in files.items()}
         cache = work / "cache"
         pycache = work / "pycache"
@@ -138,7 +159,7 @@ def main(argv=None) -> int:
         for name, path in files.items():
             commands[f"check {name}"] = ["check", path]
             commands[f"play {name}"] = ["play", path, "--seed", "1"]
-        ways = ("no cache", "cold", "warm")
+        ways = ("no cache", "cold", "edited", "warm")
         times = {(c, way): [] for c in commands for way in ways}
         for _ in range(args.repeats):
             for c, cmd in commands.items():
@@ -146,6 +167,13 @@ def main(argv=None) -> int:
                 _forget_parses(cache)
                 times[c, "cold"].append(run(cmd, str(cache), pycache))
                 times[c, "warm"].append(run(cmd, str(cache), pycache))
+                path = Path(cmd[1])
+                if str(path).startswith(str(work)):          # never a file outside the temporary folder
+                    edits += 1
+                    _edit(path, texts[str(path)], edits)
+                    times[c, "edited"].append(run(cmd, str(cache), pycache))
+                else:
+                    times[c, "edited"].append((float("nan"), float("nan")))
         wall = {k: statistics.median(w for w, _ in v) for k, v in times.items()}
         cpu = {k: statistics.median(c for _, c in v) for k, v in times.items()}
         print(f"cardsmith start-up, median of {args.repeats} runs each, Python {sys.version.split()[0]} "
@@ -153,10 +181,10 @@ def main(argv=None) -> int:
               f"{os.getloadavg()[0]:.1f} at the end)")
         for title, med in (("wall-clock seconds", wall), ("CPU seconds (user + system)", cpu)):
             print(title)
-            print(f"{'command':<22}{'no cache':>9}{'cold':>8}{'warm':>8}{'warm / no cache':>17}")
+            print(f"{'command':<22}{'no cache':>9}{'cold':>8}{'edited':>8}{'warm':>8}{'warm / no cache':>17}")
             for c in commands:
-                print(f"{c:<22}{med[c, 'no cache']:9.3f}{med[c, 'cold']:8.3f}{med[c, 'warm']:8.3f}"
-                      f"{med[c, 'warm'] / med[c, 'no cache']:16.2f}x")
+                print(f"{c:<22}{med[c, 'no cache']:9.3f}{med[c, 'cold']:8.3f}{med[c, 'edited']:8.3f}"
+                      f"{med[c, 'warm']:8.3f}{med[c, 'warm'] / med[c, 'no cache']:16.2f}x")
         print(json.dumps({"benchmark": "startup", "repeats": args.repeats, "lines": sizes,
                           "seconds": {c: {way: round(wall[c, way], 3) for way in ways} for c in commands},
                           "cpu_seconds": {c: {way: round(cpu[c, way], 3) for way in ways} for c in commands}}))

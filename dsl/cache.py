@@ -1,10 +1,12 @@
 """The cache directory: what cardsmith builds once and keeps between runs, as Python keeps bytecode.
 
-Today it holds the parser's tables (Lark's analysis of grammar/cardsmith.lark, which costs about
-half a second to build and is the same for every game): `cardsmith check` and `play` load them
-instead, so a command starts in a fraction of that. Each entry is named by the SHA-256 of what
-it was built from (the grammar's text, Lark's version, Python's version), so a changed grammar
-or an upgrade never reads a stale entry.
+It holds the parser: Lark's tables (its analysis of grammar/cardsmith.lark, which costs about
+half a second to build and is the same for every game), and the parser Lark builds from them
+(`parser-*`: the whole object pickled by dsl/parser.py, a third of the time to load that the
+tables take, keyed too by the front end's code): `cardsmith check` and `play` load it instead,
+so a command starts in a fraction of that. Each entry is named by the SHA-256 of what it was
+built from (the grammar's text, Lark's version, Python's version), so a changed grammar or an
+upgrade never reads a stale entry.
 
 Where: `$CARDSMITH_CACHE_DIR`, else `$XDG_CACHE_HOME/cardsmith`, else `~/.cache/cardsmith`.
 Clear it with `cardsmith cache --clear` (or delete the folder); set `CARDSMITH_CACHE_DIR=off`
@@ -22,7 +24,10 @@ library from cardsmith's own class definitions, never from a game file.
 And what cardsmith learnt of each game file, all of it plain JSON data read back with json and
 checked field by field (a damaged, foreign or hostile entry is a miss: the work is done again):
 
-* `ast-*`: the file's AST (load_module), keyed by its path and text and the front end's code;
+* `ast-*`: the file's last AST (load_module), one entry per path (and the front end's code),
+  declaration by declaration (source.py declaration_chunks), each by the SHA-256 of its text and
+  its lines counted from its own first: after an edit, dsl/loader.py parses only the
+  declarations whose text is new, and reads the others back at the lines they now start at;
 * `checked-*`: that the file checked without a single diagnostic (checked_ok), keyed by its
   text, `--root` and the checker's code (every module of cardsmith/dsl, the grammar, Python's
   version), listing the files it includes with the SHA-256 of their text: a second
@@ -202,11 +207,13 @@ def _marshal_version() -> int:
 
 # What a file's AST is made by besides its text: a change to any of these is a new entry.
 _FRONT_END = ("ast.py", "transformer.py", "parser.py", "syntax_errors.py", "bounds.py", "source.py")
-_AST_FORMAT = "1"
+_AST_FORMAT = "2"
 _fingerprint: list = []        # the front end's hash, computed once per process
 
 
-def _front_end() -> str:
+def front_end() -> str:
+    """The SHA-256 of what makes a file's AST besides its text (the front end's code, the
+    grammar, Python's version)."""
     if not _fingerprint:
         import importlib.resources
 
@@ -223,59 +230,145 @@ def _front_end() -> str:
 
 def _ast_entry(source) -> Path | None:
     try:
-        return entry("ast", _front_end(), source.path, source.text)
+        return entry("ast", front_end(), source.path)
     except (OSError, ValueError):       # a front-end file unreadable: no cache
         return None
 
 
-def load_module(source):
-    """The AST (dsl/ast.py `Module`) of `source` as parsed before, or None: kept as plain data
-    (JSON: class names, fields, spans), never as a pickle, so reading an entry builds AST nodes
-    and nothing else. Keyed by the file's path and text, the grammar, the front end's code and
-    Python's version; only a file that parsed without a single diagnostic is kept."""
+def digest(text: str) -> str:
+    """The name a piece of a file's text is kept under (SHA-256)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def stored_parses(source) -> dict:
+    """What the cache folder keeps of the last parse of the file at `source.path`: {SHA-256 of
+    a piece of its text: that piece's AST as plain data, lines counted from the piece's first}
+    (save_parses); {} when nothing is kept or the entry is damaged or foreign."""
     path = _ast_entry(source)
     if path is None:
-        return None
+        return {}
     try:
         with open(path, "rb") as fh:
             data = fh.read()
     except OSError:
-        return None
+        return {}
     try:
         import json
 
         stored = json.loads(data)
         if not (isinstance(stored, dict) and stored.get("path") == source.path):
-            return None
-        decoder = _Decoder(source.path)
-        module = decoder.node(stored["module"])
-        if module.__class__ is not _ast_classes()["Module"][0]:
-            return None
+            return {}
+        pieces = stored["pieces"]
+        out = {}
+        for key, module in pieces:
+            if key.__class__ is not str or module.__class__ is not list:
+                return {}
+            out[key] = module
     except Exception:           # a damaged or foreign entry is a miss: the file is parsed again
-        return None
-    if len(_orders) >= _ORDERS_KEPT:     # a long-lived process (the language server) reads many
-        _orders.pop(next(iter(_orders)))
-    _orders[id(module)] = (module, decoder.order)
+        return {}
     try:
         os.utime(path)          # recently used: the last to be evicted
     except OSError:
         pass
+    return out
+
+
+def load_piece(path: str, data, first_line: int):
+    """(the AST `Module` of one piece of the file at `path` starting at line `first_line`, its
+    nodes in node_order) from the plain data stored_parses gave; None when the data is not a
+    module (a damaged or hostile entry: the piece is parsed again)."""
+    try:
+        decoder = _Decoder(path, first_line - 1)
+        module = decoder.node(data)
+        if module.__class__ is not _ast_classes()["Module"][0]:
+            return None
+    except Exception:
+        return None
+    return module, decoder.order
+
+
+def join_pieces(path: str, parts: list):
+    """The `Module` of a file from the modules of its pieces in order [(module, its node_order
+    or None)]: its span from the first written token to the end of the last (the parser's)."""
+    from .source import Span
+
+    Module = _ast_classes()["Module"][0]
+    first, last = parts[0][0].span, parts[-1][0].span
+    if not (first.line and last.line):
+        return None                     # a piece without a declaration (kept whole instead)
+    module = Module(Span(path, first.line, first.column, last.end_line, last.end_column),
+                    tuple(d for part, _ in parts for d in part.decls))
+    order = [module]
+    for part, known in parts:
+        order.extend((known or node_order(part))[1:])
+    _keep_order(module, order)
     return module
 
 
-def save_module(source, module) -> None:
-    """Keep the AST of `source` (see load_module); nothing when there is no cache folder."""
+def _keep_order(module, order: list) -> None:
+    if len(_orders) >= _ORDERS_KEPT:     # a long-lived process (the language server) reads many
+        _orders.pop(next(iter(_orders)))
+    _orders[id(module)] = (module, order)
+
+
+def load_module(source, stored: dict | None = None):
+    """The AST (dsl/ast.py `Module`) of `source` as parsed before, or None: kept as plain data
+    (JSON: class names, fields, spans), never as a pickle, so reading an entry builds AST nodes
+    and nothing else. One entry per file path (its last parse), keyed too by the grammar, the
+    front end's code and Python's version, holds the file's pieces (source.py
+    declaration_chunks: a declaration each), each by the SHA-256 of its text, lines counted
+    from its own first: a file whose every piece is there is read back whole; after an edit
+    dsl/loader.py parses only the pieces that changed. Only text parsed without a single
+    diagnostic is kept. `stored`: stored_parses(source), when already read."""
+    if stored is None:
+        stored = stored_parses(source)
+    if not stored:
+        return None
+    whole = stored.get(digest(source.text))         # a file kept as one piece
+    if whole is not None:
+        found = load_piece(source.path, whole, 1)
+        if found is None:
+            return None
+        _keep_order(*found)
+        return found[0]
+    from .source import declaration_chunks
+
+    parts = []
+    for first_line, text in declaration_chunks(source.text):
+        data = stored.get(digest(text))
+        found = load_piece(source.path, data, first_line) if data is not None else None
+        if found is None:
+            return None
+        parts.append(found)
+    return join_pieces(source.path, parts)
+
+
+def encode_piece(module, path: str, first_line: int = 1):
+    """A piece's `Module` as the plain data kept for it, lines counted from `first_line`; None
+    when it holds anything but AST nodes (it is then not kept)."""
+    try:
+        return _encode(module, path, first_line - 1)
+    except (_NotPlain, RecursionError):
+        return None
+
+
+def save_parses(source, pieces: list) -> None:
+    """Keep the parse of `source`: `pieces` [(SHA-256 of a piece's text, encode_piece of its
+    module)], replacing what was kept for its path (see load_module)."""
     path = _ast_entry(source)
-    if path is None:
+    if path is None or any(data is None for _, data in pieces):
         return
     import json
 
-    try:
-        encoded = _encode(module, source.path)
-    except (_NotPlain, RecursionError):
-        return
-    if write(path, json.dumps({"path": source.path, "module": encoded}, separators=(",", ":")).encode("utf-8")):
+    if write(path, json.dumps({"path": source.path, "pieces": [[k, data] for k, data in pieces]},
+                              separators=(",", ":")).encode("utf-8")):
         _evict(path.parent, "ast-", MAX_PARSES)
+
+
+def save_module(source, module) -> None:
+    """Keep the AST of `source`, parsed whole (see load_module); nothing when there is no cache
+    folder."""
+    save_parses(source, [(digest(source.text), encode_piece(module, source.path))])
 
 
 MAX_PARSES = 200       # parsed files kept (an editor's language server checks every version of a file)
@@ -298,24 +391,28 @@ class _NotPlain(Exception):
     pass
 
 
-def _encode(v, path: str):
+def _encode(v, path: str, shift: int = 0):
     """A value of the AST as JSON data: a node ["N", class, fields...], a span ["S", line,
-    column, end line, end column] (["P", path, ...] in another file), a tuple ["T", items...]."""
+    column, end line, end column] (["P", path, ...] in another file), a tuple ["T", items...].
+    Lines of `path` are written less `shift` (a piece of the file: counted from its first line);
+    line 0 (a span of nothing) stays 0."""
     cls = v.__class__
     if v is None or cls is str or cls is int or cls is bool or cls is float:
         return v
     if cls is tuple:
-        return ["T", *[_encode(x, path) for x in v]]
+        return ["T", *[_encode(x, path, shift) for x in v]]
     from .source import Span
 
     if cls is Span:
         if v.path == path:
+            if shift and v.line:
+                return ["S", v.line - shift, v.column, v.end_line - shift, v.end_column]
             return ["S", v.line, v.column, v.end_line, v.end_column]
         return ["P", v.path, v.line, v.column, v.end_line, v.end_column]
     fields = _ast_classes().get(cls.__name__)
     if fields is None or fields[0] is not cls:
         raise _NotPlain(cls.__name__)
-    return ["N", cls.__name__, *[_encode(getattr(v, name), path) for name in fields[1]]]
+    return ["N", cls.__name__, *[_encode(getattr(v, name), path, shift) for name in fields[1]]]
 
 
 _classes: dict = {}
@@ -342,10 +439,11 @@ def _scalar(v):
 
 
 class _Decoder:
-    def __init__(self, path: str):
+    def __init__(self, path: str, shift: int = 0):
         from .source import Span
 
         self.path = path
+        self.shift = shift          # added to every line of `path` but 0 (load_piece)
         self.span = Span
         self.classes = _ast_classes()
         self.spans: dict = {}
@@ -382,6 +480,8 @@ class _Decoder:
                 if not (line.__class__ is int and column.__class__ is int and end_line.__class__ is int
                         and end_column.__class__ is int):
                     raise ValueError("not a span")
+                if tag == "S" and line and self.shift:
+                    line, end_line = line + self.shift, end_line + self.shift
                 span = self.spans[key] = self.span(path, line, column, end_line, end_column)
             return span
         raise ValueError(f"not AST data: {tag!r}")

@@ -27,7 +27,7 @@ from .decks import deck_rules
 from .diagnostics import CardsmithError, Diagnostic, DiagnosticSink
 from .model import Game
 from .nesting import deepest_span
-from .source import Source, Span, normalise_line_ends
+from .source import Source, Span, declaration_chunks, normalise_line_ends
 
 RULES_SUFFIX = ".cards"
 
@@ -100,13 +100,18 @@ def _read(path: str, sink: DiagnosticSink, at: Span | None, shown: str | None = 
 def _module(source: Source, sink: DiagnosticSink) -> A.Module | None:
     """The AST of one file: from the cache folder when this text was parsed before without a
     diagnostic (dsl/cache.py: plain data, keyed by the text, the grammar and the front end's
-    code), else parsed (Lark, imported only then) and kept there."""
-    module = cache.load_module(source)
+    code), else parsed (Lark, imported only then) and kept there: declaration by declaration
+    (`_by_declarations`), so that after an edit only what changed is parsed again."""
+    stored = cache.stored_parses(source)
+    module = cache.load_module(source, stored)
     if module is not None:
         return module
     from .parser import parse
     from .transformer import to_ast
 
+    module = _by_declarations(source, stored)
+    if module is not None:
+        return module
     tree, diags = parse(source)
     sink.items.extend(diags)
     if tree is None:
@@ -115,6 +120,45 @@ def _module(source: Source, sink: DiagnosticSink) -> A.Module | None:
     module = to_ast(tree, source.path, source.text, sink.items)
     if module is not None and not diags and len(sink.items) == before:
         cache.save_module(source, module)
+    return module
+
+
+def _by_declarations(source: Source, stored: dict) -> A.Module | None:
+    """The AST of a file of several declarations put together from each one's (source.py
+    declaration_chunks): kept in the cache folder by its text, else parsed alone. None when a
+    piece does not parse alone without a diagnostic (a syntax error, a line in column 1 inside
+    brackets): the file is then parsed whole, and every error reads as it always has.
+
+    A piece alone is the same tokens as in the file (a declaration starts in column 1, after the
+    layout that closed the one before), so its tree is the one the file's parse has there."""
+    from .parser import parse
+    from .transformer import to_ast
+
+    pieces = declaration_chunks(source.text)
+    if len(pieces) < 2:
+        return None
+    parts, kept = [], []
+    for first_line, text in pieces:
+        key = cache.digest(text)
+        data = stored.get(key)
+        found = cache.load_piece(source.path, data, first_line) if data is not None else None
+        if found is None:
+            tree, diags = parse(Source(source.path, text))
+            if tree is None:
+                return None
+            problems: list = []
+            try:
+                module = to_ast(tree, source.path, text, problems, first_line)
+            except Exception:       # the whole file's parse reports it
+                return None
+            if problems:
+                return None
+            found, data = (module, None), cache.encode_piece(module, source.path, first_line)
+        parts.append(found)
+        kept.append((key, data))
+    module = cache.join_pieces(source.path, parts)
+    if module is not None:
+        cache.save_parses(source, kept)
     return module
 
 

@@ -11,18 +11,40 @@ from __future__ import annotations
 
 import importlib.resources
 import re
+import sys
 import threading
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedInput
-from lark.indenter import Indenter
 
-from . import cache
-from .diagnostics import Diagnostic
-from .source import Source
-from .syntax_errors import IndentationProblem, error_line, explain, names_given, reserved_name
+def _import_lark() -> None:
+    """Import Lark without the optional modules it looks for, ~0.03 s of a command's start:
+    `interegular` compares terminals only while a grammar is built (and in strict mode, which
+    load_grammar gives it back), `regex` serves only Lark's `regex=True` option, unused here.
+    Only Lark's own imports miss them: they are importable again after."""
+    if "lark" in sys.modules:
+        return
+    absent = [name for name in ("interegular", "regex") if name not in sys.modules]
+    for name in absent:
+        sys.modules[name] = None            # an import of it fails, as if not installed
+    try:
+        import lark  # noqa: F401
+    finally:
+        for name in absent:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
+
+
+_import_lark()
+
+from lark import Lark, Token, Tree  # noqa: E402
+from lark.exceptions import UnexpectedInput  # noqa: E402
+from lark.indenter import Indenter  # noqa: E402
+
+from . import cache  # noqa: E402
+from .diagnostics import Diagnostic  # noqa: E402
+from .source import Source  # noqa: E402
+from .syntax_errors import IndentationProblem, error_line, explain, names_given, reserved_name  # noqa: E402
 
 MAX_ERRORS = 20
 
@@ -130,17 +152,87 @@ def load_grammar(strict: bool = False) -> Lark:
     text = _grammar_text()
     options = dict(parser="lalr", lexer="contextual", postlex=CardsIndenter(),
                    propagate_positions=_Written(), maybe_placeholders=False, strict=strict)
-    if not strict:      # the tables come from the cache folder when built before (dsl/cache.py)
-        import sys
+    if strict:
+        _with_interegular()
+        return Lark(text, **options)
+    # The parser from the cache folder (dsl/cache.py): the whole built parser, else the tables
+    # Lark keeps, from which it builds its lexers and callbacks (three times slower to load).
+    import sys
 
-        import lark
-        path = cache.entry("grammar", text, lark.__version__, sys.version, "strict" if strict else "")
-        if path is not None:
-            try:
-                return Lark(text, cache=str(path), **options)
-            except Exception:       # an unreadable or foreign entry: build the tables afresh, uncached
-                pass
-    return Lark(text, **options)
+    import lark
+    built = cache.entry("parser", cache.front_end(), lark.__version__, sys.version)
+    if built is not None:
+        found = _unpickled(built)
+        if found is not None:
+            return found
+    path = cache.entry("grammar", text, lark.__version__, sys.version, "")
+    parser = None
+    if path is not None:
+        try:
+            parser = Lark(text, cache=str(path), **options)
+        except Exception:       # an unreadable or foreign entry: build the tables afresh, uncached
+            pass
+    if parser is None:
+        parser = Lark(text, **options)
+    if built is not None:
+        _pickle(parser, built)
+    return parser
+
+
+def _with_interegular() -> None:
+    """Give Lark's lexer back `interegular` (see _import_lark), which strict mode needs."""
+    from lark import lexer
+
+    if lexer.has_interegular:
+        return
+    try:
+        import interegular
+    except ImportError:         # not installed: Lark says strict mode needs it
+        return
+    lexer.interegular = interegular
+    lexer.has_interegular = True
+
+
+def _unpickled(path: Path) -> Lark | None:
+    """The parser `_pickle` kept at `path`; None when there is none or it is not one. A pickle
+    is code: it is read only from the user's own private cache folder (dsl/cache.py)."""
+    import pickle
+
+    try:
+        with open(path, "rb") as fh:
+            parser = pickle.load(fh)
+    except Exception:           # missing, damaged, or of another version
+        return None
+    return parser if isinstance(parser, Lark) and isinstance(parser.options.postlex, CardsIndenter) else None
+
+
+def _pickle(parser: Lark, path: Path) -> None:
+    """Keep the built `parser` at `path` (before it parses anything: its lexers are built as
+    they are first used). Lark's shift and reduce are singletons compared by identity, and its
+    lexer holds the `re` module: both are kept as references to their names."""
+    import importlib
+    import io
+    import pickle
+    import types
+
+    from lark.parsers import lalr_analysis
+
+    class Pickler(pickle.Pickler):
+        def reducer_override(self, obj):
+            if isinstance(obj, types.ModuleType):
+                return importlib.import_module, (obj.__name__,)
+            if obj is lalr_analysis.Shift:
+                return getattr, (lalr_analysis, "Shift")
+            if obj is lalr_analysis.Reduce:
+                return getattr, (lalr_analysis, "Reduce")
+            return NotImplemented
+
+    out = io.BytesIO()
+    try:
+        Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(parser)
+    except Exception:           # something Lark holds does not pickle: the tables are kept still
+        return
+    cache.write(path, out.getvalue())
 
 
 _LAYOUT = frozenset({"_NL", "_INDENT", "_DEDENT"})

@@ -4,6 +4,7 @@ Each method is named for the grammar rule (or alias) it converts.
 """
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import get_args
 
@@ -48,20 +49,24 @@ def _joined(first: Span, last: Span) -> Span:
 
 
 _NO_RULE = object()
+_LINE_END = re.compile("\n")
 
 
 @v_args(meta=True, inline=False)
 class ToAst(Transformer):
     """Builds AST nodes; `path` names the file in every span."""
 
-    def __init__(self, path: str, text: str | None = None):
+    def __init__(self, path: str, text: str | None = None, first_line: int = 1):
         super().__init__(visit_tokens=False)
         self.path = path
+        # `text` is the file's from this line on (one declaration of it, dsl/loader.py): spans
+        # are the file's, lines counted from here
+        self._shift = first_line - 1
         self.problems: list[Diagnostic] = []     # literals over a bound (dsl/bounds.py)
         self._src = text
         self._starts = None
         if text is not None:
-            self._starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+            self._starts = [0] + [m.end() for m in _LINE_END.finditer(text)]
         self._rules: dict = {}          # rule name -> this converter's method for it (_call_userfunc)
 
     def _call_userfunc(self, tree, new_children=None):
@@ -90,10 +95,11 @@ class ToAst(Transformer):
         # _written): a meta runs from a rule's first written token to the end of its last.
         if getattr(meta, "empty", True):
             return Span(self.path, 0, 0, 0, 0)
-        return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+        shift = self._shift
+        return Span(self.path, meta.line + shift, meta.column, meta.end_line + shift, meta.end_column)
 
     def _tok_span(self, tok: Token) -> Span:
-        return Span(self.path, tok.line, tok.column, tok.end_line or tok.line,
+        return Span(self.path, tok.line + self._shift, tok.column, (tok.end_line or tok.line) + self._shift,
                     tok.end_column or tok.column + len(tok))
 
     # ----------------------------------------------------------------- literals and their bounds
@@ -949,8 +955,8 @@ class ToAst(Transformer):
         """Does a ')' stand between `node` and the `where` condition after it?"""
         if self._src is None:
             return False
-        end = self._starts[node.span.end_line - 1] + node.span.end_column - 1
-        start = self._starts[cond.span.line - 1] + cond.span.column - 1
+        end = self._starts[node.span.end_line - self._shift - 1] + node.span.end_column - 1
+        start = self._starts[cond.span.line - self._shift - 1] + cond.span.column - 1
         return ")" in self._src[end:start]
 
     def expr_map(self, meta, ch):
@@ -1209,15 +1215,16 @@ class ToAst(Transformer):
 
 
 def to_ast(tree: Tree, path: str, text: str | None = None,
-           diagnostics: list[Diagnostic] | None = None) -> A.Module:
+           diagnostics: list[Diagnostic] | None = None, first_line: int = 1) -> A.Module:
     """Convert a parse tree of `path` (whose source is `text`) into an `ast.Module`.
 
     A literal over a bound of dsl/bounds.py (a number, a text, a name, a number of players) is
     a located diagnostic: appended to `diagnostics` when given (the module is then built with
     the value cut to its bound, and should not be checked further), else raised as a
-    CardsmithError.
+    CardsmithError. `first_line`: the line of the file `text` starts at, when it is one
+    declaration of the file parsed alone (dsl/loader.py): every span is the file's.
     """
-    converter = ToAst(path, text)
+    converter = ToAst(path, text, first_line)
     for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME"
                                 and len(v) > MAX_STRING_LENGTH):
         converter._long_name(tok)

@@ -8,7 +8,7 @@ scope knows it (`this` in a card type's ability).
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable
 
 from . import ast as A
@@ -182,7 +182,13 @@ class Scope:
     def child(self, **changes) -> "Scope":
         changes.setdefault("locals", dict(self.locals))
         changes.setdefault("event_params", dict(self.event_params))
-        return replace(self, **changes)
+        # dataclasses.replace, without its look at every field each time (a scope per block):
+        # the fields are the only attributes a Scope has
+        new = object.__new__(self.__class__)
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        fields.update(changes)
+        return new
 
     def nested(self, line: int, **changes) -> "Scope":
         """The scope of a block inside this one (an if's branch, a loop's body, ...), opened at `line`."""

@@ -1,4 +1,5 @@
-"""The cache folder (dsl/cache.py): the parser's tables are built once and loaded after."""
+"""The cache folder (dsl/cache.py): the parser is built once and loaded after (the whole built
+parser, else the tables Lark keeps)."""
 from __future__ import annotations
 
 import logging
@@ -26,31 +27,62 @@ def _lark_says(caplog) -> list[str]:
     return [r.getMessage().split(":")[0] for r in caplog.records if r.name == "lark"]
 
 
+def _tree(text: str):
+    return parser.load_grammar().parse(parser._prepare(text))
+
+
+_GAME = "games/space_war_in_space.cards"
+
+
 def test_the_tables_are_built_once_then_loaded(fresh, caplog):
     caplog.set_level(logging.DEBUG, logger="lark")
     parser.load_grammar()
     assert _lark_says(caplog) == ["Saving grammar to cache"]
-    entries = list(fresh.iterdir())
-    assert len(entries) == 1 and entries[0].name.startswith("grammar-")
+    entries = sorted(e.name.split("-")[0] for e in fresh.iterdir())
+    assert entries == ["grammar", "parser"]
     assert stat.S_IMODE(fresh.stat().st_mode) == 0o700
+    with open(_GAME, encoding="utf-8") as fh:
+        text = fh.read()
+    built = _tree(text)
     caplog.clear()
     parser.load_grammar.cache_clear()
     parser.load_grammar()
-    assert _lark_says(caplog) == ["Loading grammar from cache"]     # loaded, not rebuilt
-    # and the loaded parser parses as the built one does
-    assert load_game("games/space_war_in_space.cards").title == "Space War: in Space!"
-
-
-def test_a_damaged_entry_is_rebuilt(fresh, caplog):
+    assert _lark_says(caplog) == []             # the built parser, read back whole
+    assert _tree(text) == built
+    next(fresh.glob("parser-*")).unlink()
+    parser.load_grammar.cache_clear()
     parser.load_grammar()
-    entry = next(fresh.iterdir())
-    first_line = entry.read_bytes().split(b"\n", 1)[0]
-    entry.write_bytes(first_line + b"\nnot a pickle at all")
+    assert _lark_says(caplog) == ["Loading grammar from cache"]     # the tables, not rebuilt
+    assert _tree(text) == built
+    # and the loaded parser parses as the built one does
+    assert load_game(_GAME).title == "Space War: in Space!"
+
+
+@pytest.mark.parametrize("kind", ["grammar", "parser"])
+def test_a_damaged_entry_is_rebuilt(fresh, caplog, kind):
+    parser.load_grammar()
+    for entry in fresh.iterdir():       # both, or the one of `kind` (the other is read instead)
+        if kind == "grammar" or entry.name.startswith(kind):
+            first_line = entry.read_bytes().split(b"\n", 1)[0]
+            entry.write_bytes(first_line + b"\nnot a pickle at all")
     parser.load_grammar.cache_clear()
     caplog.set_level(logging.DEBUG, logger="lark")
     assert parser.load_grammar() is not None
-    assert "Saving grammar to cache" in _lark_says(caplog)
-    assert load_game("games/space_war_in_space.cards") is not None
+    if kind == "grammar":
+        assert "Saving grammar to cache" in _lark_says(caplog)
+    else:
+        assert _lark_says(caplog) == ["Loading grammar from cache"]
+    assert load_game(_GAME) is not None
+
+
+def test_an_entry_that_is_not_a_parser_is_not_used(fresh):
+    import pickle
+
+    parser.load_grammar()
+    next(fresh.glob("parser-*")).write_bytes(pickle.dumps({"not": "a parser"}))
+    parser.load_grammar.cache_clear()
+    assert isinstance(parser.load_grammar(), parser.Lark)
+    assert load_game(_GAME) is not None
 
 
 def test_a_folder_others_may_write_to_is_not_used(fresh):
@@ -74,6 +106,6 @@ def test_cardsmith_cache_clear(fresh):
     # the parser's tables, the dataclasses' compiled methods, the file's parse, that it checked
     # clean and what its body checks found (dsl/cache.py)
     kinds = sorted(entry.name.split("-")[0] for entry in fresh.iterdir())
-    assert kinds == ["ast", "checked", "dataclasses", "grammar", "settled"]
+    assert kinds == ["ast", "checked", "dataclasses", "grammar", "parser", "settled"]
     out = subprocess.run(run + ["cache", "--clear"], check=True, env=env, capture_output=True, text=True).stdout
-    assert "5 entries removed" in out and list(fresh.iterdir()) == []
+    assert "6 entries removed" in out and list(fresh.iterdir()) == []

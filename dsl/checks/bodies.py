@@ -60,6 +60,8 @@ class BodyChecker:
             if not todo:
                 return
             for name, types in todo:
+                if (name, types) in done:
+                    continue            # listed again (a body checked twice lists its calls twice)
                 done.add((name, types))
                 if name in self.d.procedures:
                     proc = self.d.procedures[name]
@@ -89,10 +91,13 @@ class BodyChecker:
 
     def _joined_param_types(self) -> dict:
         out = {}
+        by_name: dict = {}              # the calls of each procedure, in the order made
+        for call in self.proc_calls:
+            by_name.setdefault(call[0], []).append(call)
         for name, proc in self.d.procedures.items():
             seen: list[dict] = [{} for _ in proc.params]
-            for (n, types) in self.proc_calls:
-                if n == name and len(types) == len(proc.params):
+            for (n, types) in by_name.get(name, ()):
+                if len(types) == len(proc.params):
                     for i, t in enumerate(types):
                         if _concrete(t):
                             seen[i].setdefault(t, self.call_spans.get((n, types)))
