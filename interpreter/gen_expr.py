@@ -12,6 +12,12 @@ closure compiler stays the definition of what an expression means, this is its f
 `tests/test_log_equality.py` holds the two to the same logs. A node without a `g_` method (or
 a case one does not handle) falls back to calling its closure, so every expression has a source.
 
+A check that cannot fire is not written: what the model settles says which values are never none
+(`ExprGen.nn`: a literal, a count, arithmetic, a test, a list, a seat; `elems_nn`: a loop's variable
+over players or cards) and which sums stay within MAX_RUNTIME_NUMBER (`rng`). Every other check
+is written in place, its helper (`_add`, `_charged_coll`, ...) called only on the way to its error
+(tests/test_gen_expr_checks.py plays each error both ways).
+
 Inside a generated function the names are: `m` the Machine, `env` the frame's names. `it`
 and the element of a `for each` map are Python variables of the comprehension that binds them
 (`Gen.it`, `Gen.names`); a closure called from inside one gets them put in `env` for the call.
@@ -184,7 +190,10 @@ def _neg(x, span):
 
 
 def _sum(xs, span):
-    s = sum(x for x in xs if x is not None)
+    try:
+        s = sum(xs)             # the numbers alone, at C speed; a none among them raises
+    except TypeError:
+        s = sum([x for x in xs if x is not None])
     if -_BIG <= s <= _BIG:
         return s
     raise too_large(s, span)
@@ -386,8 +395,16 @@ class ExprGen:
         return f"_coll({s}, {self.span(e.span)})"
 
     def iterable_value(self, e, sc, g: Gen) -> str:
-        """The value of `e` (none not tested) as a comprehension's iterable (see `iterable`)."""
-        s = self.src(e, sc, g)
+        """The value of `e` (none not tested) as a comprehension's iterable (see `iterable`).
+        `cards in <a zone>` is the zone's own list, not a copy: an expression moves no card, so
+        the list cannot change while it is walked."""
+        s = None
+        if isinstance(e, A.CardsIn) and self.x.type_of(e.zone, sc) == ZONE:
+            s = self.local_held(e.zone, sc, g) or self.held(e.zone, sc, g)
+            if ":=" in s:
+                s = None
+        if s is None:
+            s = self.src(e, sc, g)
         if ":=" not in s:
             return s
         if g.it is None and not g.names:
@@ -566,7 +583,7 @@ class ExprGen:
             return f"(None if {first} is None else m.zone_seat[m.st.card_zone[{t}]])"
         if name in self.p.modified_fields:
             return f"(None if {first} is None else m.modified({t}, {name!r}))"
-        return f"(None if {first} is None else m.cards[{t}].get({name!r}))"
+        return f"(None if {first} is None else m.cards[{t}]{self.read_field(name)})"
 
     def card_field_of(self, t: str, name: str) -> str:
         """`card_field` of a card that is not none."""
@@ -578,7 +595,16 @@ class ExprGen:
             return f"m.zone_seat[m.st.card_zone[{t}]]"
         if name in self.p.modified_fields:
             return f"m.modified({t}, {name!r})"
-        return f"m.cards[{t}].get({name!r})"
+        return f"m.cards[{t}]{self.read_field(name)}"
+
+    def read_field(self, name: str) -> str:
+        """`[name]` when every card's record holds the field (each starts with its values, and a
+        set only adds one), else `.get(name)`: none for a card without it."""
+        held = self.__dict__.get("_held_fields")
+        if held is None:
+            cards = self.p.game.cards
+            held = self._held_fields = set.intersection(*(set(c.values) for c in cards)) if cards else set()
+        return f"[{name!r}]" if name in held else f".get({name!r})"
 
     def possessive(self, owner: str, owner_t, name: str, g: Gen, zones: bool = True) -> str:
         if (owner_t.__class__ is tuple and owner_t[0] == "entity") or (
@@ -622,7 +648,10 @@ class ExprGen:
             return self.possessive(self.src(e.obj, sc, g), t, e.name, g)
         coll = self.iterable(e.obj, sc, g)
         v = g.var("x")
-        one = self.possessive(v, t[1], e.name, g)
+        inner = g.inner()
+        if self.elems_nn(e.obj, sc, g):
+            inner.nn = inner.nn | {v}
+        one = self.possessive(v, t[1], e.name, inner)
         if one is None:
             return None
         return f"[{one} for {v} in {coll}]"
@@ -675,7 +704,9 @@ class ExprGen:
     # ------------------------------------------------------------------ players
     def g_PlayersExpr(self, e, sc, g):
         p, gone = g.var("p"), g.var("g")
-        return f"[{p} for {p}, {gone} in enumerate(m.st.out) if not {gone}]"
+        # while nobody is out (most of a game), every seat: no comprehension called
+        return (f"([*range(len(m.st.out))] if True not in m.st.out "
+                f"else [{p} for {p}, {gone} in enumerate(m.st.out) if not {gone}])")
 
     def g_AllPlayers(self, e, sc, g):
         return "list(range(m.n_players))"
