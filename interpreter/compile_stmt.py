@@ -110,6 +110,50 @@ def skip_step(m, kind: str, name: str, span) -> None:
         m.log.emit(m, "skip", span, {"name": name}, f"{kind} {name} is skipped")
 
 
+def _quiet_move(many: bool, place: str, face) -> tuple:
+    """A move as source when nobody watches moves (`Machine.quiet`: no log, no `moved` /
+    `revealed` listener, tally, memory, look or `instead of` a move) and the zone is not
+    capped (`Machine.plain`, its owner's seat): `Machine.move`'s loop written out, one card
+    or, for a list, each in turn; any other move falls to the `else:` that calls it. Lines
+    indented 4, to follow `_k = <zone>`; the value is in `_w` either way."""
+    put = "insert(0, {})" if place == "bottom" else "append({})"
+    if not many:
+        return ("    if m.quiet is m.st and not isinstance(_c, list) and (_mo := m.plain.get(_k, False)) is not False:",
+                "        _mz = m.zones",
+                "        _mt = m.st",
+                "        _my = _mt.card_zone",
+                "        _mh = _mz[_my[_c]]",
+                "        if _mh[-1] == _c: _mh.pop()",
+                "        else: _mh.remove(_c)",
+                f"        _mz[_k].{put.format('_c')}",
+                "        _my[_c] = _k",
+                *((f"        _mt.face_up[_c] = {face == 'up'!r}",) if face is not None else ()),
+                "        if _mo is not None and _mt.owner[_c] is None: _mt.owner[_c] = _mo",
+                f"        m.dirty |= {ZONES}",
+                "        m.ver += 1",
+                "        _w = True")
+    return ("    if m.quiet is m.st and isinstance(_c, list) and (_mo := m.plain.get(_k, False)) is not False:",
+            "        if _c:",
+            "            _mz = m.zones",
+            "            _mt = m.st",
+            "            _my = _mt.card_zone",
+            "            _mf = _mt.face_up",
+            "            _mn = _mt.owner",
+            "            _md = _mz[_k]",
+            "            for _mc in _c:",
+            "                _mh = _mz[_my[_mc]]",
+            "                if _mh[-1] == _mc: _mh.pop()",
+            "                else: _mh.remove(_mc)",
+            f"                _md.{put.format('_mc')}",
+            "                _my[_mc] = _k",
+            *((f"                _mf[_mc] = {face == 'up'!r}",) if face is not None else ()),
+            "                if _mo is not None and _mn[_mc] is None: _mn[_mc] = _mo",
+            f"            m.dirty |= {ZONES}",
+            "            m.ver += 1",
+            "            _w = True",
+            "        else: _w = None")
+
+
 def _part_fd(d, part_t, name):
     """The declaration of field `name` of the parts `part_t` names (its bounds clamp a set)."""
     pd = part_decl(d, part_t[1])
@@ -158,12 +202,15 @@ class StmtCompiler:
                 raise no_zone(s.to.span)
             return m.move(cards if isinstance(cards, list) else [cards], key, place, face, span)
         g = Gen()
+        many = is_list(self.x.type_of(s.what, ctx.sc))
         src = Snippet((f"_c = {self.gx(s.what, ctx, g)}",
                        "if _c is not None:",
                        f"    _k = {self.gx(s.to, ctx, g)}",
                        f"    if _k is None: _raise_no_zone({self.k(s.to.span)})",
-                       ("watch", f"m.move(_c if isinstance(_c, list) else [_c], _k, {place!r}, {face!r}, "
-                                 f"{self.k(span)})", "    ")), effect=(ZONES, (MOVED, REVEALED)))
+                       *_quiet_move(many, place, face),
+                       f"    else: _w = m.move(_c if isinstance(_c, list) else [_c], _k, {place!r}, {face!r}, "
+                       f"{self.k(span)})",
+                       ("watch", "_w", "    ")), effect=(ZONES, (MOVED, REVEALED)))
         ctx.code.emit(move, span, ("move", s.what, " → ", f"{s.place} of " if s.place else "", s.to,
                                    f" face {face}" if face else ""), src)
 

@@ -33,7 +33,7 @@ from .scenario_machine import Scenarios
 from .reads import ATTRS, OUT, ZONES
 from .state import Frame, GameState
 from .triggers import REPLACED, REPLACED_WHERE_DONE, Triggers, replaceable
-from .visibility import card_seers, seers
+from .visibility import card_seers, rule_of, seers
 
 DEFAULT_MAX_STEPS = MAX_STEPS
 CALL_DEPTH = 32     # the most frames under which `Machine.call_in` runs a procedure inline (Python's stack)
@@ -384,6 +384,15 @@ class Machine(Triggers, Decisions, Scenarios):
         """The player whose zone holds the card (None in a shared zone)."""
         return self.zone_owner(self.st.card_zone[card])
 
+    # Where nobody watches moves, a move statement's generated code moves its cards itself
+    # (compile_stmt.py `_quiet_move`): `quiet` is the state it may do so in (set by `move`, below,
+    # when the log, a `moved` / `revealed` listener, a tally, the memory, a look and an `instead
+    # of` a move all stay away; a new state (`attach`) is another object, and `look` clears it:
+    # the log, the tally and a scenario's history are set before a game runs), and `plain` the
+    # zones without a cap, by key, with their owner's seat.
+    quiet = None
+    plain: dict = {}
+
     def move(self, cards: list, key, place: str, face, span) -> bool | None:
         if not cards:
             return None
@@ -403,6 +412,9 @@ class Machine(Triggers, Decisions, Scenarios):
         if not (watched or self.remembers or self.looks):
             # nobody watches and nobody knows a card: the cards only change places (the loop below,
             # less what it keeps for the log, the triggers and the memory)
+            if self.quiet is not st and self.move_rep is None:
+                self.quiet = st
+                self.plain = {k: seat for k, (d, seat, _p) in self.zone_info.items() if d.capacity is None}
             if len(cards) == 1:     # the usual move, one card: the loop's body once
                 c = cards[0]
                 held = zones[card_zone[c]]
@@ -467,12 +479,49 @@ class Machine(Triggers, Decisions, Scenarios):
             if self.prog.discards:      # past a zone's cap: its owner discards down (interpreter/caps.py)
                 caps.over(self, key)
             return True
-        sources = []
         remembers = self.remembers
+        if len(cards) == 1 and not (remembers or self.log.on) and self.tally is None:
+            # one card, watched only by what listens to `moved` / `revealed` (or a cap): as below
+            # and in `_moved`, without their lists
+            c = cards[0]
+            src = card_zone[c]
+            listened = self.listened
+            learners = None         # who learns it if it lies face up in a public zone (`_unaware`)
+            if public and REVEALED in listened:
+                was_up = face_up[c]
+                if not ((was_up and self.zone_info[src][2]) or not (was_up if face is None else face == "up")):
+                    learners = self._unaware(cards, face)[0] if self.looks else list(self._blind(src, was_up))
+            held = zones[src]
+            if held[-1] == c:
+                held.pop()
+            else:
+                held.remove(c)
+            if place == "bottom":
+                dest.insert(0, c)
+            else:
+                dest.append(c)
+            card_zone[c] = key
+            if face is not None:
+                face_up[c] = face == "up"
+            if owner_seat is not None and owner[c] is None:
+                owner[c] = owner_seat
+            self.dirty |= ZONES
+            self.ver += 1
+            if self.looks:
+                self._forget(cards)
+            if MOVED in listened:
+                self.announce_all(MOVED, [{"card": c, "from_zone": src, "to_zone": key}], span)
+            if public and REVEALED in listened:
+                self.announce_all(REVEALED, [{"card": c, "learners": learners}]
+                                  if learners is not None and face_up[c] else [], span)
+            if self.prog.discards:      # past a zone's cap: its owner discards down (interpreter/caps.py)
+                caps.over(self, key)
+            return True
+        sources = []
         if remembers:               # who knew each card before (the memory and where it lay)
             knew, was_visible = [self.knowers(c) for c in cards], ()
         else:
-            was_visible = self._visible(cards, face, public) if REVEALED in self.listened and public else ()
+            was_visible = self._unaware(cards, face) if REVEALED in self.listened and public else ()
         # who could see the one card before it moved may read its name in the log
         before = self.log.seers(self, cards[0]) if self.log.on and len(cards) == 1 else None
         up = None if face is None else face == "up"
@@ -506,28 +555,55 @@ class Machine(Triggers, Decisions, Scenarios):
             self._moved(cards, sources, was_visible, key, place, face, public, span, before, learned)
         return True
 
-    def _visible(self, cards, face, public) -> list:
-        """For each card moving into a public zone, None when it is face up in a public zone
-        ("revealed" means unknown → known), else the seats that could see it where it is, so
-        that the seats that learn it, if it is revealed, are the others (asked only of a card
-        that will lie face up: the others are not revealed). (Not inside `move`: a
-        comprehension there would turn move's locals into slower closure cells.)"""
-        face_up, card_zone, info = self.st.face_up, self.st.card_zone, self.zone_info
+    def _unaware(self, cards, face) -> list:
+        """For each card moving into a public zone, the seats that would learn it if it is
+        revealed there (the `learners` of `revealed`: those who could not see it where it is),
+        or None when it cannot be revealed by this move: it lies face up in a public zone
+        already ("revealed" means unknown → known), or it will lie face down. (Not inside
+        `move`: a comprehension there would turn move's locals into slower closure cells.)"""
+        st = self.st
+        face_up, card_zone, info = st.face_up, st.card_zone, self.zone_info
         out = []
         for c in cards:
-            if face_up[c] and info[card_zone[c]][2]:
+            up = face_up[c]
+            if (up and info[card_zone[c]][2]) or not (up if face is None else face == "up"):
                 out.append(None)
-            elif public and (face_up[c] if face is None else face == "up"):
-                out.append(self.knowers(c))
             else:
-                out.append(())
+                out.append([s for s in range(self.n_players) if s not in self.knowers(c)]
+                           if self.looks and "$seen_by" in st.cards[c] else list(self._blind(card_zone[c], up)))
         return out
 
     def knowers(self, card: int) -> list:
         """The seats that know `card` now: who may see it where it lies, and who remembers it
         (interpreter/visibility.py `card_seers`), in seat order."""
-        who = card_seers(self, card)
-        return [s for s in range(self.n_players) if s in who]
+        st = self.st
+        if self.looks and "$seen_by" in st.cards[card]:
+            who = card_seers(self, card)
+            return [s for s in range(self.n_players) if s in who]
+        return list(self._seeing(st.card_zone[card], st.face_up[card]))
+
+    # (zone key, face up) -> the seats that may see such a card there, in seat order, and those
+    # that may not (`_seeing`, `_blind`): the same for every card there nobody looked at
+    _seen_in: dict | None = None
+
+    def _seeing(self, key, up) -> tuple:
+        """The seats that may see a card lying in zone `key`, face up or not (`card_seers` of a
+        card nobody looked at), in seat order; the pair with the others, worked out once."""
+        table = self._seen_in
+        if table is None:
+            table = self._seen_in = {}
+        got = table.get((key, up))
+        if got is None:
+            decl, seat, _public = self.zone_info[key]
+            who = seers(rule_of(decl), seat, up)
+            got = table[(key, up)] = (tuple(s for s in range(self.n_players) if s in who),
+                                      tuple(s for s in range(self.n_players) if s not in who))
+        return got[0]
+
+    def _blind(self, key, up) -> tuple:
+        """The seats that may not see a card lying in zone `key` (nobody looked at it)."""
+        self._seeing(key, up)
+        return self._seen_in[(key, up)][1]
 
     def _learn(self, cards, knew) -> list:
         """The memory (`remember seen cards`): each seat that knew a card before a change (`knew`)
@@ -558,10 +634,10 @@ class Machine(Triggers, Decisions, Scenarios):
                 if learned:
                     self.announce_all(REVEALED, learned, span)
             elif public:
-                n = self.n_players
-                self.announce_all(REVEALED, [{"card": c, "learners": [s for s in range(n) if s not in was]}
-                                             for c, was in zip(cards, was_visible)
-                                             if self.st.face_up[c] and was is not None], span)
+                face_up = self.st.face_up
+                self.announce_all(REVEALED, [{"card": c, "learners": learners}
+                                             for c, learners in zip(cards, was_visible)
+                                             if face_up[c] and learners is not None], span)
         if self.prog.discards:      # past a zone's cap: its owner discards down (interpreter/caps.py)
             caps.over(self, key)
 
@@ -582,6 +658,7 @@ class Machine(Triggers, Decisions, Scenarios):
             if player not in seen:
                 held["$seen_by"] = sorted(seen + [player])
         self.looks = True
+        self.quiet = None           # a card is known: a move has knowledge to forget (`move`)
         if self.log.on:
             parts: list = [f"{self.log.player_name(player)} looks at "]
             for i, c in enumerate(cards):
