@@ -191,7 +191,7 @@ def usable(m, player: int, any_time_only: bool) -> list[str]:
         plan = _plan(m, player, any_time_only)
     held = None         # zone keys -> the cards in those zones, in card order (this call's)
     active = st.active
-    for entry, keys, card_set, blank, conds, costs, targets, extra, prefix in plan:
+    for entry, keys, card_set, blank, conds, costs, targets, extra, prefix, fixed in plan:
         if entry.own_turn and active != player:
             continue
         if keys is not None:
@@ -211,6 +211,8 @@ def usable(m, player: int, any_time_only: bool) -> list[str]:
                 charge(m, 0, None)
         else:
             continue
+        if fixed is not None:       # the cards whose `if` is false all game are never evaluated
+            candidates = [c for c in candidates if c in fixed]
         # one env for the action's candidates, `$this` set for each: the checks only read it
         # (a closure that binds `it` or a name in it puts back what was there)
         env = {"$this": None, "$you": player, **extra} if extra else {"$this": None, "$you": player}
@@ -248,7 +250,7 @@ def _plan(m, player: int, any_time_only: bool) -> list:
                 keys = prog.action_keys[(entry.index, player)] = tuple(
                     key for name in entry.from_zones for key in _from_keys(m, name, player))
         plan.append((entry, keys, entry.card_set, entry.blank, tuple(entry.conds), tuple(entry.costs),
-                     entry.targets, entry.extra, f"{entry.index}:"))
+                     entry.targets, entry.extra, f"{entry.index}:", entry.fixed))
     prog.action_keys[("plan", any_time_only, player)] = plan
     return plan
 
