@@ -112,12 +112,26 @@ def _collector(prog, entries):
         cards = _live_cards(prog, entry)
         if not cards:
             continue
-        test = " and ".join(f"{pool.ref(fn, 'f')}(m, env)" for fn in (entry.cond, entry.blank) if fn is not None)
+        # the condition, then the text-is-blank rule: those that read only the card, its seat and
+        # the parameters are written in (`_direct`), before the env is made; from the first that
+        # is not, each is called on the env
+        params = prog.event_types(entry.ability.event)
+        before, after = [], []
+        for fn in (entry.cond, entry.blank):
+            if fn is None:
+                continue
+            direct = None if after or entry.extra else _direct(pool, fn, params)
+            if direct is not None:
+                before.append(f"({direct})")
+            else:
+                after.append(f"{pool.ref(fn, 'f')}(m, env)")
         fire = f"_fired.append(({pool.ref(entry, 'e')}, _c, _seat, env))"
         body = ["env = _p.copy()", "env['$this'] = _c", "env['$you'] = _seat"]
         if entry.extra:
             body.append(f"env.update({pool.ref(entry.extra, 'k')})")
-        body += [f"if {test}:", "    " + fire] if test else [fire]
+        body += [f"if {' and '.join(after)}:", "    " + fire] if after else [fire]
+        if before:
+            body = [f"if {' and '.join(before)}:", *_indent(body)]
         live = ["_seat = _zs[_cz[_c]]", "if _seat is not None and not _out[_seat]:", *_indent(body)]
         if entry.key_param is not None:
             block = [f"_c = _p.get({entry.key_param!r})", f"if _c in {pool.ref(frozenset(cards), 'k')}:",
@@ -142,6 +156,59 @@ def _collector(prog, entries):
         for _pinned, block in blocks:
             lines += _indent(block)
     return pool.compile("\n".join(lines) + "\n", name, "triggers of an event")
+
+
+# the names `_collector` writes: a condition that holds one of them is not written in
+_OWN_NAMES = frozenset({"_c", "_seat", "_p", "_cz", "_zs", "_out", "_fired", "env"})
+
+
+def _direct(pool, fn, params: dict) -> str | None:
+    """The expression of the generated condition `fn(m, env)` (`ExprGen.function`: its source is in
+    the Pool) with its reads of the env written as what the env would hold: `env['$this']` as
+    `_c`, `env['$you']` as `_seat`, `env['<an event parameter>']` as `_p['<it>']`; None when it
+    reads the env in any other way (a closure given the env, a keyword's argument) or is not
+    such a function. The tokens are rewritten, so a string literal that spells `env['$this']`
+    stays that text: only a name token `env` followed by `[`, a string and `]` is replaced."""
+    name = getattr(fn, "__name__", "")
+    if getattr(fn, "__globals__", None) is not pool.ns:
+        return None
+    head = f"def {name}(m, env):\n    return "
+    src = next((s for s in pool.sources if s.startswith(head)), None)
+    if src is None or not src.endswith("\n") or "\n" in src[len(head):-1]:
+        return None
+    body = src[len(head):-1]
+    import io
+    import tokenize
+    from ast import literal_eval
+    try:
+        toks = list(tokenize.generate_tokens(io.StringIO(body).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    out, at, i = [], 0, 0
+    while i < len(toks):
+        tok = toks[i]
+        if tok.type == tokenize.NAME and tok.string in _OWN_NAMES:
+            if tok.string != "env":
+                return None
+            key = None
+            if (i + 3 < len(toks) and toks[i + 1].string == "[" and toks[i + 2].type == tokenize.STRING
+                    and toks[i + 3].string == "]" and tok.start[0] == toks[i + 3].end[0] == 1):
+                key = literal_eval(toks[i + 2].string)
+            if key == "$this":
+                repl = "_c"
+            elif key == "$you":
+                repl = "_seat"
+            elif key.__class__ is str and key in params and not key.startswith("$"):
+                repl = f"_p[{key!r}]"
+            else:
+                return None
+            out += [body[at:tok.start[1]], repl]
+            at = toks[i + 3].end[1]
+            i += 4
+            continue
+        i += 1
+    out.append(body[at:])
+    return "".join(out)
 
 
 def _indent(lines: list) -> list:

@@ -88,3 +88,23 @@ def test_one_trigger_skips_only_plain_order_keys():
                         ("games/space_war_in_space.cards", True), ("games/space_race.cards", False)):
         prog = program_for(load_game(str(ROOT / path)))
         assert triggers.plan_of(prog, "flipped").one_unordered is plain, path
+
+
+def test_a_condition_is_written_in_only_where_it_reads_the_env_by_known_keys():
+    """`_direct` rewrites the name tokens `env[...]` of a generated condition (never the text of a
+    string literal that spells them), and refuses any other read of the env."""
+    from cardsmith.interpreter.gen_expr import Pool
+    pool = Pool()
+
+    def made(body):
+        name = pool.fresh_name("f")
+        return pool.compile(f"def {name}(m, env):\n    return {body}\n", name, "a condition")
+    direct = triggers._direct
+    assert direct(pool, made("(env['$this'] == \"env['$this']\")"), {}) == "(_c == \"env['$this']\")"
+    assert direct(pool, made("(env['card'] == env['$this']) and env['$you'] == 1"), {"card": "card"}) == \
+        "(_p['card'] == _c) and _seat == 1"
+    assert direct(pool, made("env['other'] == 1"), {"card": "card"}) is None            # not a parameter
+    assert direct(pool, made("env.get('$you') is None"), {}) is None                    # another read
+    assert direct(pool, made("_coll(m, env)"), {}) is None                              # the env given away
+    assert direct(pool, made("_c == 1"), {}) is None                                    # a name it writes
+    assert direct(pool, lambda m, env: True, {}) is None                               # not generated
