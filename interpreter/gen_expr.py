@@ -766,7 +766,7 @@ class ExprGen:
             body = self.src(d.expr, inner, Gen())
             self.pool.compile(f"def {fn}(m, env):\n    return {body}\n", fn, f"define {e.name}")
         args = [self.src(a, sc, g) for a in e.args]
-        inline = self.inline_define(e.name, d, types, args, g)
+        inline = self.inline_define(e.name, d, types, args, g, [self.nn(a, sc, g) for a in e.args])
         if inline is not None:
             return inline
         items = [f"{p!r}: {a}" for p, a in zip(d.params, args)] + ["'$you': env.get('$you')"]
@@ -787,28 +787,43 @@ class ExprGen:
             memo[name] = found
         return memo[name]
 
-    def inline_define(self, name, d, types, args, g) -> str | None:
+    def inline_define(self, name, d, types, args, g, nns=None) -> str | None:
         """The define's body written in place of the call, its parameters replaced by the
-        arguments' sources, when that means the same as the call: every argument is a variable
-        (a comprehension's, or a local read from env), so reading it once or many times or never
-        is the same; the body reads nothing of the frame besides (no `env` in it but the
-        arguments: no `you`, no `it` outside its own comprehensions, no closure's fallback); it
-        is not a define inside itself; and it is short (MAX_INLINE). What is known never none
-        of an argument (a loop's variable over players) is known of the parameter."""
-        if name in self._inlining or self.recursive(name) or not all(_SIMPLE_ARG.fullmatch(a) for a in args):
+        arguments, when that means the same as the call: an argument that is a variable (a
+        comprehension's, or a local read from env) is read where the body reads it (once, many
+        times or never: the same); any other is evaluated first, in order, once, into a variable
+        of its own (`(body if ((_a1 := arg),) else None)`), as the call evaluates its arguments
+        (its errors, its random draws, the work it charges: the same); the body reads nothing of
+        the frame besides (no `env` in it but the arguments: no `you`, no `it` outside its own
+        comprehensions, no closure's fallback); it is not a define inside itself; and it is short
+        (MAX_INLINE). What is known never none of an argument is known of the parameter."""
+        if name in self._inlining or self.recursive(name):
             return None
+        nns = nns or [False] * len(args)
+        names, binds, nn = [], [], set(g.nn)
+        for a, known in zip(args, nns):
+            if _SIMPLE_ARG.fullmatch(a):
+                names.append(a)
+                continue
+            v = g.var("a")
+            binds.append(f"({v} := {a})")
+            names.append(v)
+            if known:
+                nn.add(v)
         self._inlining.add(name)
         try:
             ig = Gen(g.tmp)
-            ig.names, ig.depth, ig.nn = dict(zip(d.params, args)), g.depth, g.nn
+            ig.names, ig.depth, ig.nn = dict(zip(d.params, names)), g.depth, frozenset(nn)
             body = self.src(d.expr, Scope(dict(zip(d.params, types)), instance=("define", name, types)), ig)
         finally:
             self._inlining.discard(name)
         rest = body.replace(_YOU_PASSED, "")   # a call in it passes on `you`: the caller's, inlined or not
-        for a in args:
+        for a in names:
             rest = rest.replace(a, "")
         if "env" in rest or len(body) > MAX_INLINE:
             return None
+        if binds:
+            return f"({body} if ({', '.join(binds)},) else None)"
         return f"({body})"
 
     # ------------------------------------------------------------------ collections
