@@ -71,7 +71,8 @@ _MAX_WORDS = 4096      # declared events' words kept per program and names (`Eve
 _SCALARS = frozenset((int, str))       # the values whose words `EventLog.announced` makes once
 _MAX_SHARED = 8        # lists of player names whose words a program keeps (`EventLog._share`)
 # what `EventLog._share` shares between the games of one program (the same for each game)
-_SHARED = ("_rules", "_ruled", "_spans", "_plain", "_words", "_begins", "_tails", "_ways", "_groups", "_zone_names", "_hidden",
+_SHARED = ("_rules", "_ruled", "_spans", "_plain", "_words", "_begins", "_tails", "_ways", "_groups", "_group_tails",
+           "_zone_names", "_hidden",
            "_attribute_types")
 
 
@@ -134,6 +135,7 @@ class EventLog:
         self._ways: dict = {}                  # (from, face up, to, place, face) → words, who reads (`moved`)
         self._card_names: list = []            # the program's (a move of several cards keeps numbers)
         self._groups: dict = {}                # (to, place, face, *froms) → words of a move of cards (`move`)
+        self._group_tails: dict = {}           # (froms, to, place, face) → the words after their count (`_group`)
         self._seers: dict = {}                 # (zone key, face up) → who may see a card there
         self._begins: dict = {}                # id(span) → a step's event: text, size, rule, kind, name, span
         self._plain: dict = {}                 # declared event → whether its words are made once
@@ -740,19 +742,27 @@ class EventLog:
     def _group(self, m, sources, key, place, face, span) -> tuple:
         """For `move` of several cards: its text ("3 cards from A to B face up"), the zones they
         came from (each once, in order), whether B is hidden, and what the event adds to the
-        log's size besides the cards' names (the data's 5 keys, 4 a name and 16 a zone)."""
+        log's size besides the cards' names (the data's 5 keys, 4 a name and 16 a zone). The
+        words after the count are kept per (froms, to, place, face) (`_group_tails`), for the
+        moves whose cards' zones come in an order not met before once `_groups` is full."""
         uniq = tuple(dict.fromkeys(sources))
-        src = self.zone_name(m, uniq[0]) if len(uniq) == 1 else f"{len(uniq)} zones"
-        dest = self.zone_name(m, key)
-        where = f"the bottom of {dest}" if place == "bottom" else dest
-        facing = f" face {face}" if face else ""
-        text = f"{len(sources)} cards from {src} to {where}{facing}"
+        base = self._group_tails.get((uniq, key, place, face))
+        if base is None:
+            src = self.zone_name(m, uniq[0]) if len(uniq) == 1 else f"{len(uniq)} zones"
+            dest = self.zone_name(m, key)
+            where = f"the bottom of {dest}" if place == "bottom" else dest
+            facing = f" face {face}" if face else ""
+            # an entity's zone's name changes: its words are not kept
+            base = (f" cards from {src} to {where}{facing}", self._hidden_dest(m, key, face),
+                    "/" not in key and not any("/" in z for z in uniq))
+            if base[2] and len(self._group_tails) < _MAX_WORDS:
+                self._group_tails[(uniq, key, place, face)] = base
+        tail, hidden_dest, kept = base
+        text = f"{len(sources)}{tail}"
         if len(text) > MAX_RUNTIME_STRING:
             raise TextTooLong(span)
-        way = (text, uniq, self._hidden_dest(m, key, face),
-               _EVENT_OVERHEAD + len(text) + _DATUM * 5 + 16 * len(uniq) + 4 * len(sources))
-        if (len(self._groups) < _MAX_WORDS and "/" not in key
-                and not any("/" in z for z in uniq)):      # an entity's zone's name changes
+        way = (text, uniq, hidden_dest, _EVENT_OVERHEAD + len(text) + _DATUM * 5 + 16 * len(uniq) + 4 * len(sources))
+        if kept and len(self._groups) < _MAX_WORDS:
             self._groups[(key, place, face, *sources)] = way
         return way
 
@@ -883,6 +893,8 @@ class EventLog:
         from their dicts, the others straight from their records (`_lines`), byte for byte what
         `json.dumps(event, sort_keys=True, ensure_ascii=False)` writes for the event read."""
         done = self._events
+        if self._pending and start > len(done):     # a reader going on from where it stopped: the
+            self._materialize()                     # events made dicts once, not the records walked each time
         lines = [_encode(done[i]) + "\n" for i in range(start, len(done))]
         if self._pending:
             lines += self._lines(start - len(done))

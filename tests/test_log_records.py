@@ -36,13 +36,31 @@ def test_lines_written_from_the_records_are_those_of_the_events_read(path):
         log = run_game(game, 2, seed, log=True).event_log
         assert log._pending and not log._events
         half = len(log) // 2
-        direct, tail = log.to_jsonl(), log.to_jsonl(half)     # from the records: nothing read yet
+        direct = log.to_jsonl()             # from the records: nothing read yet
         assert log._pending and not log._events
         whole = _dumped(log.events)
         assert direct == whole, seed
-        assert tail == "".join(whole.splitlines(True)[half:])
-        assert log.to_jsonl() == whole and log.to_jsonl(half) == tail      # from the dicts
+        assert log.to_jsonl() == whole      # from the dicts
+        assert log.to_jsonl(half) == "".join(whole.splitlines(True)[half:])
         assert log.to_jsonl(len(log)) == ""
+
+
+def test_a_reader_going_on_from_where_it_stopped_gets_each_line_once():
+    """`to_jsonl(start)` past the events read makes the rest dicts (once), so a reader that goes
+    on from where it stopped does not walk every record again; the lines are those of the whole."""
+    game = load_game(str(GAMES[0]))
+    whole = run_game(game, 2, 4, log=True).log_jsonl()
+    eng = Engine(game, players=2, seed=4, log=True)
+    from cardsmith.interpreter.agents import RandomAgent
+    agents = [RandomAgent(4 * 1000 + s) for s in range(2)]
+    lines, seen = [], 0
+    while not eng.finished:
+        lines.append(eng.event_log.to_jsonl(seen))
+        seen = len(eng.event_log)
+        d = eng.pending
+        eng.decide(agents[d.player].choose(eng.view(d.player), d))
+    lines.append(eng.event_log.to_jsonl(seen))
+    assert "".join(lines) == whole
 
 
 def test_a_record_of_an_unexpected_class_is_written_as_its_dict():
@@ -144,3 +162,16 @@ def test_a_declared_events_line_is_cut_around_its_own_fields():
     direct = log.to_jsonl()
     assert direct == _dumped(log.events)
     assert '"text": "over the field\'s"' in direct
+
+
+def test_moves_of_several_cards_write_the_same_once_their_words_are_full(monkeypatch):
+    """`_groups` (words by each card's zone) and `_group_tails` (by the zones met) are bounded by
+    _MAX_WORDS; past it a move makes its words each time, the same words."""
+    path = GAMES[0]
+    made = [run_game(load_game(str(path)), 2, seed, log=True).event_log.to_jsonl() for seed in range(3)]
+    monkeypatch.setattr("cardsmith.interpreter.log._MAX_WORDS", 1)
+    fresh = load_game(str(path))          # another program: nothing made for it yet
+    for seed in range(3):
+        log = run_game(fresh, 2, seed, log=True).event_log
+        assert len(log._groups) <= 1 and len(log._group_tails) <= 1
+        assert log.to_jsonl() == made[seed], seed
