@@ -110,19 +110,24 @@ def skip_step(m, kind: str, name: str, span) -> None:
         m.log.emit(m, "skip", span, {"name": name}, f"{kind} {name} is skipped")
 
 
-def _quiet_move(many: bool, place: str, face) -> tuple:
-    """A move as source when nobody watches moves (`Machine.quiet`: no log, no `moved` /
-    `revealed` listener, tally, memory, look or `instead of` a move) and the zone is not
-    capped (`Machine.plain`, its owner's seat): `Machine.move`'s loop written out, one card
-    or, for a list, each in turn; any other move falls to the `else:` that calls it. Lines
-    indented 4, to follow `_k = <zone>`; the value is in `_w` either way."""
+def _quiet_move(many: bool, place: str, face, span: str) -> tuple:
+    """A move as source where nobody watches moves but the log and the tally's card tracking
+    (`Machine.quiet`, `Machine.noted`, set by `Machine.move`) and the zone is not capped
+    (`Machine.plain`, its owner's seat): `Machine.move`'s loop written out, one card or, for a
+    list, each in turn, then, where they watch, what it tells the log and the tally (`noted1`,
+    `noted_all`: several cards; a list of one goes to `Machine.move`, which tells them as one
+    card); any other move falls to the `else:` that calls `Machine.move`. Lines indented 4, to
+    follow `_k = <zone>`; the value is in `_w` either way."""
     put = "insert(0, {})" if place == "bottom" else "append({})"
     if not many:
-        return ("    if m.quiet is m.st and not isinstance(_c, list) and (_mo := m.plain.get(_k, False)) is not False:",
+        return ("    if ((_mq := m.quiet is m.st) or m.noted is m.st) and not isinstance(_c, list) "
+                "and (_mo := m.plain.get(_k, False)) is not False:",
                 "        _mz = m.zones",
                 "        _mt = m.st",
                 "        _my = _mt.card_zone",
-                "        _mh = _mz[_my[_c]]",
+                "        _ms = _my[_c]",
+                "        _mu = _mt.face_up[_c]",
+                "        _mh = _mz[_ms]",
                 "        if _mh[-1] == _c: _mh.pop()",
                 "        else: _mh.remove(_c)",
                 f"        _mz[_k].{put.format('_c')}",
@@ -131,8 +136,10 @@ def _quiet_move(many: bool, place: str, face) -> tuple:
                 "        if _mo is not None and _mt.owner[_c] is None: _mt.owner[_c] = _mo",
                 f"        m.dirty |= {ZONES}",
                 "        m.ver += 1",
+                f"        if not _mq: m.noted1(_c, _ms, _mu, _k, {place!r}, {face!r}, {span})",
                 "        _w = True")
-    return ("    if m.quiet is m.st and isinstance(_c, list) and (_mo := m.plain.get(_k, False)) is not False:",
+    return ("    if isinstance(_c, list) and ((_mq := m.quiet is m.st) or (m.noted is m.st and len(_c) > 1)) "
+            "and (_mo := m.plain.get(_k, False)) is not False:",
             "        if _c:",
             "            _mz = m.zones",
             "            _mt = m.st",
@@ -140,16 +147,20 @@ def _quiet_move(many: bool, place: str, face) -> tuple:
             "            _mf = _mt.face_up",
             "            _mn = _mt.owner",
             "            _md = _mz[_k]",
+            "            _mss = []",
             "            for _mc in _c:",
-            "                _mh = _mz[_my[_mc]]",
+            "                _ms = _my[_mc]",
+            "                _mh = _mz[_ms]",
             "                if _mh[-1] == _mc: _mh.pop()",
             "                else: _mh.remove(_mc)",
+            "                if not _mq: _mss.append(_ms)",
             f"                _md.{put.format('_mc')}",
             "                _my[_mc] = _k",
             *((f"                _mf[_mc] = {face == 'up'!r}",) if face is not None else ()),
             "                if _mo is not None and _mn[_mc] is None: _mn[_mc] = _mo",
             f"            m.dirty |= {ZONES}",
             "            m.ver += 1",
+            f"            if not _mq: m.noted_all(_c, _mss, _k, {place!r}, {face!r}, {span})",
             "            _w = True",
             "        else: _w = None")
 
@@ -207,7 +218,7 @@ class StmtCompiler:
                        "if _c is not None:",
                        f"    _k = {self.gx(s.to, ctx, g)}",
                        f"    if _k is None: _raise_no_zone({self.k(s.to.span)})",
-                       *_quiet_move(many, place, face),
+                       *_quiet_move(many, place, face, self.k(span)),
                        f"    else: _w = m.move(_c if isinstance(_c, list) else [_c], _k, {place!r}, {face!r}, "
                        f"{self.k(span)})",
                        ("watch", "_w", "    ")), effect=(ZONES, (MOVED, REVEALED)))

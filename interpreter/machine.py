@@ -384,13 +384,15 @@ class Machine(Triggers, Decisions, Scenarios):
         """The player whose zone holds the card (None in a shared zone)."""
         return self.zone_owner(self.st.card_zone[card])
 
-    # Where nobody watches moves, a move statement's generated code moves its cards itself
-    # (compile_stmt.py `_quiet_move`): `quiet` is the state it may do so in (set by `move`, below,
-    # when the log, a `moved` / `revealed` listener, a tally, the memory, a look and an `instead
-    # of` a move all stay away; a new state (`attach`) is another object, and `look` clears it:
-    # the log, the tally and a scenario's history are set before a game runs), and `plain` the
-    # zones without a cap, by key, with their owner's seat.
+    # A move statement's generated code moves its cards itself (compile_stmt.py `_quiet_move`)
+    # in the state `quiet` names, where nobody watches moves (no log, no `moved` / `revealed`
+    # listener, no tally of cards, no memory, no look, no `instead of` a move), and in the state
+    # `noted` names, where only the log and the tally's card tracking do (then it tells them:
+    # `noted1`, `noted_all`); `plain`: the zones without a cap, by key, with their owner's seat.
+    # `move` sets them; a new state (`attach`) is another object, and `look` clears them (the
+    # log, the tally and a scenario's history are set before a game runs).
     quiet = None
+    noted = None
     plain: dict = {}
 
     def move(self, cards: list, key, place: str, face, span) -> bool | None:
@@ -407,13 +409,16 @@ class Machine(Triggers, Decisions, Scenarios):
                             "check the zone's capacity or the rule that moves cards into it")
         st = self.st
         card_zone, face_up, owner = st.card_zone, st.face_up, st.owner
-        # where the cards came from matters only to the log and to `moved` / `revealed` triggers
-        watched = self.log.on or self.move_triggers or self.tally is not None
+        # where the cards came from matters only to the log, the tally's card tracking and to
+        # `moved` / `revealed` triggers
+        tally = self.tally
+        tallied = tally is not None and tally.cards
+        watched = self.log.on or self.move_triggers or tallied
         if not (watched or self.remembers or self.looks):
             # nobody watches and nobody knows a card: the cards only change places (the loop below,
             # less what it keeps for the log, the triggers and the memory)
             if self.quiet is not st and self.move_rep is None:
-                self.quiet = st
+                self.quiet, self.noted = st, None
                 self.plain = {k: seat for k, (d, seat, _p) in self.zone_info.items() if d.capacity is None}
             if len(cards) == 1:     # the usual move, one card: the loop's body once
                 c = cards[0]
@@ -454,33 +459,63 @@ class Machine(Triggers, Decisions, Scenarios):
             self.dirty |= ZONES
             self.ver += 1
             return True
-        if len(cards) == 1 and not (self.move_triggers or self.remembers or self.looks) and self.tally is None:
-            # one card, and only the log watches: as below, the log told where it lay and how (log.moved)
-            c = cards[0]
-            src = card_zone[c]
-            was_up = face_up[c]
-            held = zones[src]
-            if held[-1] == c:
-                held.pop()
-            else:
-                held.remove(c)
-            if place == "bottom":
-                dest.insert(0, c)
-            else:
-                dest.append(c)
-            card_zone[c] = key
-            if face is not None:
-                face_up[c] = face == "up"
-            if owner_seat is not None and owner[c] is None:
-                owner[c] = owner_seat
+        if not (self.move_triggers or self.remembers or self.looks):
+            # only the log and the tally watch: as below, less the memory and the events
+            if self.noted is not st and self.move_rep is None:
+                self.quiet, self.noted = None, st
+                self.plain = {k: seat for k, (d, seat, _p) in self.zone_info.items() if d.capacity is None}
+            if len(cards) == 1:     # one card: the log told where it lay and how (log.moved)
+                c = cards[0]
+                src = card_zone[c]
+                was_up = face_up[c]
+                held = zones[src]
+                if held[-1] == c:
+                    held.pop()
+                else:
+                    held.remove(c)
+                if place == "bottom":
+                    dest.insert(0, c)
+                else:
+                    dest.append(c)
+                card_zone[c] = key
+                if face is not None:
+                    face_up[c] = face == "up"
+                if owner_seat is not None and owner[c] is None:
+                    owner[c] = owner_seat
+                self.dirty |= ZONES
+                self.ver += 1
+                self.noted1(c, src, was_up, key, place, face, span)
+                if self.prog.discards:      # past a zone's cap: its owner discards down (interpreter/caps.py)
+                    caps.over(self, key)
+                return True
+            sources = []
+            up = None if face is None else face == "up"
+            bottom = place == "bottom"
+            for c in cards:
+                src = card_zone[c]
+                held = zones[src]
+                if held[-1] == c:
+                    held.pop()
+                else:
+                    held.remove(c)
+                sources.append(src)
+                if bottom:
+                    dest.insert(0, c)
+                else:
+                    dest.append(c)
+                card_zone[c] = key
+                if up is not None:
+                    face_up[c] = up
+                if owner_seat is not None and owner[c] is None:
+                    owner[c] = owner_seat
             self.dirty |= ZONES
             self.ver += 1
-            self.log.moved(self, c, src, was_up, key, place, face, span)
-            if self.prog.discards:      # past a zone's cap: its owner discards down (interpreter/caps.py)
+            self.noted_all(cards, sources, key, place, face, span)
+            if self.prog.discards:
                 caps.over(self, key)
             return True
         remembers = self.remembers
-        if len(cards) == 1 and not (remembers or self.log.on) and self.tally is None:
+        if len(cards) == 1 and not (remembers or self.log.on):
             # one card, watched only by what listens to `moved` / `revealed` (or a cap): as below
             # and in `_moved`, without their lists
             c = cards[0]
@@ -509,6 +544,8 @@ class Machine(Triggers, Decisions, Scenarios):
             self.ver += 1
             if self.looks:
                 self._forget(cards)
+            if tallied:
+                tally.moved1(c, src, key)
             if MOVED in listened:
                 self.announce_all(MOVED, [{"card": c, "from_zone": src, "to_zone": key}], span)
             if public and REVEALED in listened:
@@ -554,6 +591,23 @@ class Machine(Triggers, Decisions, Scenarios):
         if watched:
             self._moved(cards, sources, was_visible, key, place, face, public, span, before, learned)
         return True
+
+    def noted1(self, c: int, src, was_up: bool, key, place: str, face, span) -> None:
+        """One card moved from zone `src`, where it lay face up or not (`was_up`), where only the log
+        and the tally's card tracking watch (`noted`): what `_moved` tells them."""
+        tally = self.tally
+        if tally is not None and tally.cards:
+            tally.moved1(c, src, key)
+        if self.log.on:
+            self.log.moved(self, c, src, was_up, key, place, face, span)
+
+    def noted_all(self, cards, sources, key, place: str, face, span) -> None:
+        """Several cards moved from `sources` where only the log and the tally watch."""
+        tally = self.tally
+        if tally is not None and tally.cards:
+            tally.moved(self, cards, sources, key)
+        if self.log.on:
+            self.log.move(self, cards, sources, key, place, face, span)
 
     def _unaware(self, cards, face) -> list:
         """For each card moving into a public zone, the seats that would learn it if it is
@@ -658,7 +712,7 @@ class Machine(Triggers, Decisions, Scenarios):
             if player not in seen:
                 held["$seen_by"] = sorted(seen + [player])
         self.looks = True
-        self.quiet = None           # a card is known: a move has knowledge to forget (`move`)
+        self.quiet = self.noted = None      # a card is known: a move has knowledge to forget (`move`)
         if self.log.on:
             parts: list = [f"{self.log.player_name(player)} looks at "]
             for i, c in enumerate(cards):
