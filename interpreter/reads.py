@@ -110,6 +110,10 @@ _NOT_WRITING = frozenset({
 })
 
 
+# Statements that write only their `target` (their other expression is read).
+_TARGET_ONLY = frozenset({"SetStmt", "AddStmt", "SubtractStmt"})
+
+
 def written_names(decls, cards) -> frozenset:
     """Every name a statement that may change a field holds anywhere in the game's declarations
     `decls` and its `cards`' abilities (dataclasses, dicts, lists and tuples are opened): a
@@ -145,7 +149,8 @@ def _walk_writes(stack: list, seen: set, out: set) -> None:
         elif is_dataclass(e):
             name = type(e).__name__
             if name.endswith("Stmt") and name not in _NOT_WRITING:
-                for node in _nodes(e):
+                # `set` / `add` / `subtract` write their target; the value or amount is only read
+                for node in _nodes(e.target if name in _TARGET_ONLY else e):
                     for f in fields(node):
                         v = getattr(node, f.name)
                         out.update((v,) if isinstance(v, str) else (x for x in v if isinstance(x, str))
