@@ -141,9 +141,10 @@ def flat_depth(program, code_id: int) -> int:
     return cache[code_id]
 
 
-def _flat_body(program, code, pad0: str, framed: bool):
+def _flat_body(program, code, pad0: str, framed: bool, paste: int = 0):
     """The lines of a flat procedure's instructions (see `flat_fn`), or None when a snippet does
-    not fit. `framed`: with `fr.pc` set before each instruction that calls the machine."""
+    not fit. `framed`: with `fr.pc` set before each instruction that calls the machine. `paste`:
+    the flat procedures it calls pasted in (`_pasted`, at that nesting level), not called."""
     pool = program.pool
     out = []
     for p, snip in enumerate(code.srcs):
@@ -169,6 +170,10 @@ def _flat_body(program, code, pad0: str, framed: bool):
                 out.append(f"{ind}_w = {arg}")
             elif what == "call":
                 callee = arg[0]
+                pasted = _pasted(program, callee, paste) if paste else None
+                if pasted is not None:
+                    out += [ind + line for line in pasted]
+                    continue
                 inner = flat_fn(program, callee)
                 out.append(f"{ind}_s += m.call_flat({callee}, _i)" if inner is None
                            else f"{ind}_s += {pool.ref(inner, 'f')}(m, _i)")
@@ -227,6 +232,7 @@ def flat_fn(program, code_id: int):
         return None
     fn.source = source
     cache[code_id] = fn
+    program.__dict__.setdefault("_flat_framed", {})[code_id] = fn
     # the frameless version, when no instruction is located through the frames (`Machine.where`
     # reads them only for an instruction without a span) and no snippet reads a frame
     if any(span is None for span in code.spans):
@@ -369,6 +375,10 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
                     steps = None if proc in program.replacements else flat(program, callee)
                     if steps is not None:
                         extra += steps
+                        pasted = _pasted(program, callee, 1) if inline and not plain else None
+                        if pasted is not None:
+                            out += [ind + line for line in pasted]
+                            continue
                         fn = flat_fn(program, callee)
                         out.append(f"{ind}_s += m.call_flat({callee}, _i)" if fn is None
                                    else f"{ind}_s += {pool.ref(fn, 'f')}(m, _i)")
@@ -392,6 +402,78 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
     size = (k + extra) * (LOOPS if looped[0] else 1) + chained[0]   # a block called: once, as it leaves
     body = cache[key] = Body(tuple(out), size, chained[1], chained[2] + looped[0])
     return body
+
+
+_BARRED = frozenset(("return", "yield", "continue", "break", "global", "nonlocal", "fr"))
+
+
+def _renamed(lines: list, names: dict):
+    """`lines` (source, indented from 0) with every name token in `names` renamed, or None when
+    they hold a token that would act otherwise pasted into a block (a return, a loop's break or
+    continue, a frame read) or an f-string (whose names are inside a string token)."""
+    import io
+    import tokenize
+    text = "\n".join(lines) + "\n"
+    edits: dict = {}
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.NAME:
+                if tok.string in _BARRED:
+                    return None
+                if tok.string in names:
+                    edits.setdefault(tok.start[0] - 1, []).append((tok.start[1], tok.end[1], names[tok.string]))
+            elif tok.type == tokenize.STRING and "f" in tok.string[:tok.string.find(tok.string[-1])].lower():
+                return None
+            elif tok.type not in (tokenize.OP, tokenize.NUMBER, tokenize.STRING, tokenize.NEWLINE, tokenize.NL,
+                                  tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER, tokenize.COMMENT):
+                return None
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return None
+    out = list(lines)
+    for row, cuts in edits.items():
+        line = out[row]
+        for start, end, name in reversed(cuts):
+            line = line[:start] + name + line[end:]
+        out[row] = line
+    return out
+
+
+def _pasted(program, callee: int, level: int):
+    """The lines of flat procedure `callee` pasted into a block where its call was (its env in
+    `_i`), instead of a call of its frameless function (`flat_fn`): the same lines, its names
+    `env` and `_to` renamed for its nesting `level`, the flat procedures it calls pasted in turn;
+    its own `try` names its instruction in an error, as the function does; near the depth bound
+    its framed function runs instead, as the frameless one would call it. None when it has no
+    frameless function or a line does not fit (then it is called)."""
+    cache = program.__dict__.setdefault("_pasted", {})
+    key = (callee, level)
+    if key in cache:
+        return cache[key]
+    cache[key] = None
+    fn = flat_fn(program, callee)
+    framed = program.__dict__.get("_flat_framed", {}).get(callee)
+    if fn is None or framed is None or fn is framed or level > MAX_NEST:
+        return None
+    from cardsmith.dsl.bounds import MAX_FRAMES
+    code = program.codes[callee]
+    body = _flat_body(program, code, "", False, level + 1)
+    if body is None:
+        return None
+    body = _renamed(body, {"env": f"_env{level}", "_to": f"_to{level}"})
+    if body is None:
+        return None
+    lines = [f"if len(m.st.frames) > {MAX_FRAMES - flat_depth(program, callee)}:",
+             f"    _s += {program.pool.ref(framed, 'f')}(m, _i)",
+             "else:",
+             f"    _env{level} = _i",
+             f"    _to{level} = 0",
+             "    try:",
+             *("        " + line for line in body),
+             "    except BaseException:",
+             f"        if m.at is None: m.at = ({callee}, _p)",
+             "        raise"]
+    cache[key] = lines
+    return lines
 
 
 def block(program, code, pc: int, plain: bool = False, inline: bool = True):

@@ -140,6 +140,7 @@ class Machine(Triggers, Decisions, Scenarios):
         self.dirty = 0
         self.brk = False
         self.left = 0               # the steps the procedures a block runs inline may use (`call_in`)
+        self._reset_refs = None     # (state, the turn's resets, the round's): `reset_memory`
         self.ver = 0                # bumped by every change the dirty bits mark (see _from_table)
         self._mod_tables = {}
         self._stacked = (None, set())
@@ -998,7 +999,7 @@ class Machine(Triggers, Decisions, Scenarios):
             self.dirty |= OUT
             self.ver += 1
             if self.log.on:
-                self.log.emit(self, "eliminate", span, {"player": p}, f"{self.log.player_name(p)} is eliminated")
+                self.log.emit1(self, "eliminate", span, "player", p, f"{self.log.player_name(p)} is eliminated")
             if ELIMINATED in self.listened:
                 self.announce(ELIMINATED, {"player": p}, span)
         return True
@@ -1075,7 +1076,16 @@ class Machine(Triggers, Decisions, Scenarios):
 
     def reset_memory(self, period: str, span) -> None:
         """A new turn (or round) begins: every attribute declared `, reset each <period>` goes
-        back to its starting value; the log names those that change."""
+        back to its starting value; the log names those that change. Most periods nothing has
+        changed: that is found first by a walk of the held dicts (`_reset_refs`, per state)."""
+        refs = self._reset_refs
+        if refs is None or refs[0] is not self.st:
+            refs = self._reset_refs = (self.st, self._reset_held("turn"), self._reset_held("round"))
+        for held, name, value in refs[1] if period == "turn" else refs[2]:
+            if held.get(name) != value:
+                break
+        else:
+            return
         changed = []
         st = self.st
         for kind, owner, name, value in self.resets[period]:
@@ -1100,13 +1110,19 @@ class Machine(Triggers, Decisions, Scenarios):
             parts.append(" reset")
             self.log.emit(self, "reset", span, {"period": period, "count": len(changed)}, parts)
 
+    def _reset_held(self, period: str) -> list:
+        """(the dict that holds it, name, starting value) of each attribute reset each `period`."""
+        st = self.st
+        return [(st.game if kind == "game" else self.players[owner] if kind == "player" else self.cards[owner],
+                 name, value) for kind, owner, name, value in self.resets[period]]
+
     def begin_round(self, name: str, span) -> bool | int | None:
         """REPLACED when an `instead of round_started` takes the round's place (it does not happen)."""
         if ROUND_STARTED in self.prog.replacements and self.replaced(ROUND_STARTED, {}):
             return REPLACED
         self.st.round += 1
         if self.log.on:
-            self.log.emit(self, "round", span, {"round": self.st.round}, f"round {self.st.round}: {name}")
+            self.log.emit1(self, "round", span, "round", self.st.round, f"round {self.st.round}: {name}")
         if self.resets["round"]:
             self.reset_memory("round", span)
         if ROUND_STARTED in self.listened:
@@ -1135,7 +1151,7 @@ class Machine(Triggers, Decisions, Scenarios):
             return REPLACED
         self.st.active = p
         if self.log.on:
-            self.log.emit(self, "turn", span, {"player": p}, f"{self.log.player_name(p)}'s turn")
+            self.log.emit1(self, "turn", span, "player", p, f"{self.log.player_name(p)}'s turn")
         if self.resets["turn"]:
             self.reset_memory("turn", span)
         if TURN_STARTED in self.listened:

@@ -142,8 +142,13 @@ class Program:
             end = [0]
             ks = self.pool.ref(span)
             code.emit(begin, span, ("begin_round", f'"{name}"; replaced → the end of the round'),
-                      Snippet((f"_w = m.begin_round({name!r}, {ks})", f"if _w == {REPLACED}:",
-                               ("gotow", end, "    "), ("watch", "_w", "")), effect=(ATTRS, (ROUND_STARTED,))))
+                      # nothing logged and nobody listening or replacing (`listened` holds the
+                      # replaced events too): the round begins here, without begin_round's call
+                      Snippet((f"if m.log.on or {ROUND_STARTED!r} in m.listened:",
+                               f"    _w = m.begin_round({name!r}, {ks})", f"    if _w == {REPLACED}:",
+                               ("gotow", end, "        "),
+                               "else:", "    m.st.round += 1", f"    m.reset_memory('round', {ks})", "    _w = None",
+                               ("watch", "_w", "")), effect=(ATTRS, (ROUND_STARTED,))))
             self.stmts.block(rnd.body, Ctx(code, Scope()))
             end[0] = code.here()
             self.round_code = code.id
