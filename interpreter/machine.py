@@ -740,7 +740,7 @@ class Machine(Triggers, Decisions, Scenarios):
         self.dirty |= ZONES
         self.ver += 1
         if self.log.on:
-            self.log.emit(self, "shuffle", span, {"zone": key}, f"{self.log.zone_name(self, key)} is shuffled")
+            self.log.emit1(self, "shuffle", span, "zone", key, f"{self.log.zone_name(self, key)} is shuffled")
         return True
 
     def flip(self, cards: list, up: bool, span) -> bool | None:
