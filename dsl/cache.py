@@ -333,10 +333,12 @@ def load_module(source, stored: dict | None = None):
         return found[0]
     from .source import declaration_chunks
 
+    pieces = [(first_line, stored.get(digest(text))) for first_line, text in declaration_chunks(source.text)]
+    if any(data is None for _, data in pieces):
+        return None         # edited: dsl/loader.py reads back the pieces kept and parses the others
     parts = []
-    for first_line, text in declaration_chunks(source.text):
-        data = stored.get(digest(text))
-        found = load_piece(source.path, data, first_line) if data is not None else None
+    for first_line, data in pieces:
+        found = load_piece(source.path, data, first_line)
         if found is None:
             return None
         parts.append(found)

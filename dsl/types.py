@@ -7,7 +7,6 @@ scope knows it (`this` in a card type's ability).
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -135,6 +134,8 @@ def compatible(a, b) -> bool:
 
 
 def suggest(name: str, candidates) -> str | None:
+    import difflib          # only for a mistake: not imported by a check that finds none
+
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
 
