@@ -65,6 +65,19 @@ def no_zone(span) -> RuleError:
                      "check it first: if ... is not none:")
 
 
+def cards_of_zones(m, key, span) -> list:
+    """`cards in <zones>`: the cards of the zone `key`, or of each zone of a list of keys in turn
+    (a new list: an expression may keep it while cards move). Generated code calls it too (gen_expr)."""
+    if key is None:
+        raise no_zone(span)
+    if isinstance(key, list):
+        out = []
+        for k in key:
+            out.extend(m.zones[k])
+        return out
+    return list(m.zones[key])
+
+
 def no_seat(m, seat: int, span) -> RuleError:
     """`seat 3` in a game of fewer players (the closure and the generated code both raise it)."""
     return RuleError(f"there is no player {seat + 1} in a {m.n_players}-player game", span)
@@ -440,15 +453,7 @@ class ExprCompiler:
         span = e.zone.span
 
         def cards_in(m, env):
-            key = z(m, env)
-            if key is None:
-                raise no_zone(span)
-            if isinstance(key, list):
-                out = []
-                for k in key:
-                    out.extend(m.zones[k])
-                return out
-            return list(m.zones[key])
+            return cards_of_zones(m, z(m, env), span)
         return cards_in
 
     def x_AllEntities(self, e, sc):

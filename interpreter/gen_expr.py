@@ -33,7 +33,7 @@ from cardsmith.dsl.types import ANY, CARD, PLAYER, ZONE, Scope, is_list
 
 from cardsmith.dsl.bounds import MAX_COLLECTION
 
-from .compile_expr import (_ALWAYS_LISTS, _LIST_BUILTINS, _may_hold_lists, no_collection, no_seat, no_zone, too_large,
+from .compile_expr import (_ALWAYS_LISTS, _LIST_BUILTINS, _may_hold_lists, cards_of_zones, no_collection, no_seat, no_zone, too_large,
                            too_many)
 from .compile_positions import NONE_NUMBER_HINT
 from .errors import RuleError, charge
@@ -130,16 +130,7 @@ def _join(xs, ys, rspan, span):
     return xs + ys
 
 
-def _cards_in(m, key, span):
-    """`cards in <zones>` (compile_expr.x_CardsIn's cards_in): the cards of each zone in turn."""
-    if key is None:
-        raise no_zone(span)
-    if isinstance(key, list):
-        out = []
-        for k in key:
-            out.extend(m.zones[k])
-        return out
-    return list(m.zones[key])
+_cards_in = cards_of_zones     # `cards in <zones>`: the closure's own definition (compile_expr)
 
 
 def _none_arith(span):

@@ -326,7 +326,17 @@ class Program:
             prefix.append(item)
         if not prefix:
             return cards
-        fns = [self.exprs.compile(item, sc) for item in prefix]
+        kept = self.printed_pass(prefix, sc, extra, cards)
+        return cards if kept is None else kept
+
+    def printed_pass(self, items: list, sc: Scope, extra: dict, cards: list) -> list | None:
+        """The cards of `cards` for which every expression of `items` (each `_fixed`) is true,
+        evaluated once, now, against the printed fields alone (a stand-in machine with nothing but
+        the cards' fields); None when one of them reads what the printed fields cannot answer (the
+        stand-in has no zones, players or attributes, its env no other names) or raises a rule's
+        own error: then no card may be left out, and the machine evaluates the whole condition as
+        it plays. Used by `_fixed_filter` (modifiers, triggers) and `resolver._fixed_cards` (actions)."""
+        fns = [self.exprs.compile(item, sc) for item in items]
         stand_in = _Printed([{"name": c.name, "type": c.type_name, **c.values} for c in self.game.cards])
         kept = []
         try:
@@ -335,10 +345,7 @@ class Program:
                 if all(fn(stand_in, env) for fn in fns):
                     kept.append(c)
         except (AttributeError, KeyError, TypeError, RuleError):
-            # a read the printed fields cannot answer (the stand-in has no zones, players or
-            # attributes, its env no other names) or a rule's own error: keep every card, and
-            # the machine evaluates the whole condition as it plays
-            return cards
+            return None
         return kept
 
     def _fixed(self, e, sc: Scope, extra: dict) -> bool:

@@ -112,18 +112,8 @@ def _fixed_cards(prog, ab: A.Activated, sc: Scope, extra: dict, cards: list) -> 
             break
     if not fixed:
         return None
-    from .program import _Printed      # here: program.py imports this module as it loads
-    fns = [prog.exprs.compile(item, sc) for item in fixed]
-    stand_in = _Printed([{"name": c.name, "type": c.type_name, **c.values} for c in prog.game.cards])
-    kept = []
-    try:
-        for c in cards:
-            env = {"$this": c, "$you": None, **extra}
-            if all(fn(stand_in, env) for fn in fns):
-                kept.append(c)
-    except (AttributeError, KeyError, TypeError, RuleError):
-        return None         # a read the printed fields cannot answer: evaluate every card as it plays
-    return frozenset(kept)
+    kept = prog.printed_pass(fixed, sc, extra, cards)
+    return None if kept is None else frozenset(kept)
 
 
 # the nodes of a conjunct that `_quiet` lets through: constants, `=` / `!=`, `not`, `and` / `or`,
