@@ -238,7 +238,7 @@ RESOLVED = _event("resolved", (("card", "card"), ("negated", "flag")),
 # response window that opens after it can answer it before it resolves
 TRIGGERED = _event("triggered", (("card", "card"), ("player", "player")),
                    "a triggered ability goes on the stack", "a triggered ability would go on the stack",
-                   "triggers:Triggers.announce_all")
+                   "triggers:Triggers._stack_triggers")
 COUNTERED = _event("countered", (("card", "card"),),
                    "an effect is countered", "an effect would be countered", "resolver:counter")
 # `card` the card targeted, or `target` the player targeted (the other one none)
