@@ -108,6 +108,75 @@ def flat(program, code_id: int) -> int | None:
     return total
 
 
+# An error inside a block or a flat function names the instruction it came from (`m.at`). No
+# line of the run says which one that is: the generated lines carry markers, comment lines
+# "#@<code>,<pc>" (the lines after it are that instruction's), "#@>" and "#@<" (a pasted flat
+# procedure's lines begin and end: the caller's instruction again after them), which `_located`
+# takes out of the source and turns into a table from line number to (code, pc). The handler
+# reads the line the error passed through this function at (the traceback's first entry is
+# this frame's; a bare `raise` adds none) and looks it up, so running costs nothing.
+def _mark(code_id: int, pc: int) -> str:
+    return f"#@{code_id},{pc}"
+
+
+def _located(lines: list, table: dict, default: tuple) -> str:
+    """The source of `lines` without their markers; `table` filled with each line's instruction
+    (`default` for lines before the first marker)."""
+    out = []
+    stack = []
+    at = default
+    for line in lines:
+        text = line.lstrip(" ")
+        if text.startswith("#@"):
+            tag = text[2:]
+            if tag == ">":
+                stack.append(at)
+            elif tag == "<":
+                at = stack.pop()
+            else:
+                c, p = tag.split(",")
+                at = (int(c), int(p))
+            continue
+        out.append(line)
+        table[len(out)] = at
+    return "\n".join(out) + "\n"
+
+
+def _handler(table_name: str) -> list:
+    """The lines of a generated function's `except`: the instruction an error came from, by
+    the line it passed through here at (`_located`), unless a deeper function named it first."""
+    return ["    except BaseException as _e:",
+            f"        if m.at is None: m.at = {table_name}[_e.__traceback__.tb_lineno]",
+            "        raise"]
+
+
+def _writes_pc_first(code, t: int) -> bool:
+    """Whether the lines running `code` from `t` (a block there, pasted or called) set `fr.pc`
+    before anything reads it: their first instruction that calls the machine (or is a closure)
+    sets it first, and those before it only compute and jump (a jump sets it, or goes on to
+    lines that do). Then the jump to `t` need not set it. Only where every instruction has a
+    span: an error in one without reads the frames' pcs (`Machine.where`)."""
+    cache = code.__dict__.setdefault("_writes_first", {})
+    hit = cache.get(t)
+    if hit is not None:
+        return hit
+    found = True
+    if any(span is None for span in code.spans):
+        found = False
+    else:
+        for p in range(t, len(code.srcs)):
+            snip = code.srcs[p]
+            if snip is None or snip.pc:
+                break
+            if any(not isinstance(line, str) and line[0] != "goto" for line in snip.lines):
+                found = False
+                break
+            if snip.ends:
+                break
+    cache[t] = found
+    return found
+
+
 def _indent(line) -> int:
     return len(line[2]) if not isinstance(line, str) else len(line) - len(line.lstrip(" "))
 
@@ -142,20 +211,34 @@ def flat_depth(program, code_id: int) -> int:
 
 
 def _flat_body(program, code, pad0: str, framed: bool, paste: int = 0):
-    """The lines of a flat procedure's instructions (see `flat_fn`), or None when a snippet does
-    not fit. `framed`: with `fr.pc` set before each instruction that calls the machine. `paste`:
-    the flat procedures it calls pasted in (`_pasted`, at that nesting level), not called."""
+    """The lines of a flat procedure's instructions (see `flat_fn`) and the instructions they
+    count, or None when a snippet does not fit. `framed`: with `fr.pc` set before each
+    instruction that calls the machine. `paste`: the flat procedures it calls pasted in
+    (`_pasted`, at that nesting level), not called. The code jumps only forward: a jump is
+    `_to = target`, and only an instruction a jump can pass over runs under `if _to <= pc:`.
+    The count is that of all its instructions, less those a jump passes over (`_s -= n` at
+    the jump), so that the caller adds it once: the instructions run, as one at a time."""
     pool = program.pool
-    out = []
-    for p, snip in enumerate(code.srcs):
+    srcs = code.srcs
+    skippable = set()           # the instructions some jump forward passes over
+    for q, snip in enumerate(srcs):
+        for line in snip.lines:
+            if not isinstance(line, str) and line[0] in ("goto", "gotow"):
+                skippable.update(range(q + 1, line[1][0]))
+    out = [f"{pad0}_to = 0"] if skippable else []
+    for p, snip in enumerate(srcs):
+        out.append(pad0 + _mark(code.id, p))
         pad = pad0
-        if p:
+        lines = snip.lines
+        if len(lines) == 1 and not isinstance(lines[0], str) and lines[0][0] == "goto" and lines[0][1][0] == p + 1:
+            lines = ()                  # a jump to the next instruction (the end of an if's branch): nothing to do
+        if not lines and not (snip.pc and framed):
+            continue
+        if p in skippable:
             out.append(f"{pad}if _to <= {p}:")
             pad += "    "
-        out.append(f"{pad}_p = {p}")
         if snip.pc and framed:
             out.append(f"{pad}fr.pc = {p + 1}")
-        lines = snip.lines
         for i, line in enumerate(lines):
             if isinstance(line, str):
                 out.append(pad + line)
@@ -166,8 +249,11 @@ def _flat_body(program, code, pad0: str, framed: bool, paste: int = 0):
                 if not _dead_after(lines, i):
                     return None
                 out.append(f"{ind}_to = {arg[0]}")
+                if arg[0] - p - 1 > 0:
+                    out.append(f"{ind}_s -= {arg[0] - p - 1}")
             elif what == "watch":       # a flat procedure's primitive cannot stop the run (`flat`)
-                out.append(f"{ind}_w = {arg}")
+                if arg != "_w" or out[-1].endswith(":") or _indent(out[-1]) != len(ind):
+                    out.append(f"{ind}_w = {arg}")
             elif what == "call":
                 callee = arg[0]
                 pasted = _pasted(program, callee, paste) if paste else None
@@ -179,8 +265,9 @@ def _flat_body(program, code, pad0: str, framed: bool, paste: int = 0):
                            else f"{ind}_s += {pool.ref(inner, 'f')}(m, _i)")
             else:
                 return None
-        out.append(f"{pad}_s += 1")
-    return out
+        if out[-1].endswith(":"):      # pragma: no cover - a snippet whose lines were all directives dropped
+            out.append(f"{pad}pass")
+    return out, len(srcs)
 
 
 def _names_fr(source: str) -> bool:
@@ -191,8 +278,9 @@ def _names_fr(source: str) -> bool:
 
 def flat_fn(program, code_id: int):
     """A flat procedure (`flat`) as one generated function `(m, env) -> steps`: its instructions
-    pasted in order, each under `if _to <= pc:` (the code jumps only forward, so a jump is
-    `_to = target` and skips the instructions before it), calls of flat procedures as calls of
+    pasted in order, those a jump can pass over under `if _to <= pc:` (the code jumps only
+    forward, so a jump is `_to = target` and skips the instructions before it), its count of
+    instructions added once (`_flat_body`), calls of flat procedures as calls of
     their own functions. It does what `Machine.call_flat` does with the procedure's blocks —
     an error located at its instruction (`m.at`), the instructions run counted, the depth bound
     — without a block call per basic block, and without a frame: nothing a flat procedure runs
@@ -213,19 +301,18 @@ def flat_fn(program, code_id: int):
     pool = program.pool
     # the framed version: the frame pushed (depth bound, `where`), `fr.pc` set
     name = pool.fresh_name(f"f{code.id}_")
-    body = _flat_body(program, code, "        ", True)
-    if body is None:
+    made = _flat_body(program, code, "        ", True)
+    if made is None:
         return None
+    body, count = made
+    table: dict = {}
     out = [f"def {name}(m, env):", "    _fs = m.st.frames",
            f"    if len(_fs) >= {MAX_FRAMES}: raise m._too_deep({code_id})",
            f"    fr = {pool.ref(Frame, 'k')}({code_id}, 0, env)", "    _fs.append(fr)",
-           "    _s = 0", "    _to = 0", "    try:", *body,
-           "    except BaseException:",
-           f"        if m.at is None: m.at = ({code_id}, _p)",
-           "        raise",
+           f"    _s = {count}", "    try:", *body, *_handler(pool.ref(table, "at")),
            "    _fs.pop()",
            "    return _s"]
-    source = "\n".join(out) + "\n"
+    source = _located(out, table, (code_id, 0))
     try:
         fn = pool.compile(source, name, code.name)
     except (SyntaxError, RecursionError, MemoryError):
@@ -238,17 +325,16 @@ def flat_fn(program, code_id: int):
     if any(span is None for span in code.spans):
         return fn
     fast = pool.fresh_name(f"f{code.id}_")
-    body = _flat_body(program, code, "        ", False)
-    if body is None:
+    made = _flat_body(program, code, "        ", False)
+    if made is None:
         return fn
+    body, count = made
+    table = {}
     out = [f"def {fast}(m, env):",
            f"    if len(m.st.frames) > {MAX_FRAMES - flat_depth(program, code_id)}: return {pool.ref(fn, 'f')}(m, env)",
-           "    _s = 0", "    _to = 0", "    try:", *body,
-           "    except BaseException:",
-           f"        if m.at is None: m.at = ({code_id}, _p)",
-           "        raise",
+           f"    _s = {count}", "    try:", *body, *_handler(pool.ref(table, "at")),
            "    return _s"]
-    source = "\n".join(out) + "\n"
+    source = _located(out, table, (code_id, 0))
     try:
         if _names_fr(source):
             return fn
@@ -319,10 +405,12 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
         ahead; for a jump back to this block's own start (a loop's next turn), going round again
         here, at most LOOPS passes in one call (its size counts them all)."""
         back = f"{ind}return -{k} - _s" if watched else f"{ind}return {k} + _s"
+        # where the lines at `t` set `fr.pc` before anything reads it, going on to them need not
+        setpc = [] if _writes_pc_first(code, t) else [f"{ind}fr.pc = {t}"]
         if t == pc and not plain and not watched:
             looped[0] = True
-            return [f"{ind}fr.pc = {t}", f"{ind}{loops} += 1", f"{ind}if {loops} < {LOOPS}:",
-                    f"{ind}    _s += {k}", f"{ind}    continue", back]
+            return [*setpc, f"{ind}{loops} += 1", f"{ind}if {loops} < {LOOPS}:",
+                    f"{ind}    _s += {k}", f"{ind}    continue", *(() if setpc else [f"{ind}fr.pc = {t}"]), back]
         if plain or watched or not pc < t < n:
             return [f"{ind}fr.pc = {t}", back]
         if inline:
@@ -332,7 +420,7 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
                 chained[0] = max(chained[0], sub.size)
                 chained[1] = max(chained[1], sub.chain)
                 chained[2] = max(chained[2], sub.nest)
-                return [f"{ind}fr.pc = {t}", f"{ind}_s += {k}", *(ind + line for line in sub.lines)]
+                return [*setpc, f"{ind}_s += {k}", *(ind + line for line in sub.lines)]
         nxt = code.fast[t]
         if nxt is None:
             nxt = code.fast[t] = block(program, code, t)
@@ -340,11 +428,11 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
             return [f"{ind}fr.pc = {t}", back]
         chained[0] = max(chained[0], code.sizes[t])
         chained[1] = max(chained[1], chain.get(t, 0) + 1)
-        return [f"{ind}fr.pc = {t}", f"{ind}_r = {pool.ref(nxt, 'b')}(m, fr)",
+        return [*setpc, f"{ind}_r = {pool.ref(nxt, 'b')}(m, fr)",
                 f"{ind}return {k} + _s + _r if _r > 0 else _r - {k} - _s"]
     while p < n:
         k += 1
-        out.append(f"{pad}_p = {p}")
+        out.append(pad + _mark(code.id, p))
         snip = None if plain else code.srcs[p]
         if snip is None:
             op = pool.ref(code.ops[p], "op")
@@ -369,7 +457,9 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
                 elif what == "retw":
                     out.append(f"{ind}return -{k} - _s")
                 elif what == "watch":
-                    out += [f"{ind}_w = {arg}", f"{ind}if _w and (m.brk or m.dirty & {mask}): return -{k} - _s"]
+                    if arg != "_w":
+                        out.append(f"{ind}_w = {arg}")
+                    out.append(f"{ind}if _w and (m.brk or m.dirty & {mask}): return -{k} - _s")
                 elif what == "call":
                     callee, proc, span = arg
                     steps = None if proc in program.replacements else flat(program, callee)
@@ -442,8 +532,8 @@ def _pasted(program, callee: int, level: int):
     """The lines of flat procedure `callee` pasted into a block where its call was (its env in
     `_i`), instead of a call of its frameless function (`flat_fn`): the same lines, its names
     `env` and `_to` renamed for its nesting `level`, the flat procedures it calls pasted in turn;
-    its own `try` names its instruction in an error, as the function does; near the depth bound
-    its framed function runs instead, as the frameless one would call it. None when it has no
+    an error in them is located by their markers, as in the function (`_located`); near the
+    depth bound its framed function runs instead, as the frameless one would call it. None when it has no
     frameless function or a line does not fit (then it is called)."""
     cache = program.__dict__.setdefault("_pasted", {})
     key = (callee, level)
@@ -456,22 +546,24 @@ def _pasted(program, callee: int, level: int):
         return None
     from cardsmith.dsl.bounds import MAX_FRAMES
     code = program.codes[callee]
-    body = _flat_body(program, code, "", False, level + 1)
-    if body is None:
+    made = _flat_body(program, code, "", False, level + 1)
+    if made is None:
         return None
+    body, count = made
     body = _renamed(body, {"env": f"_env{level}", "_to": f"_to{level}"})
     if body is None:
         return None
-    lines = [f"if len(m.st.frames) > {MAX_FRAMES - flat_depth(program, callee)}:",
-             f"    _s += {program.pool.ref(framed, 'f')}(m, _i)",
-             "else:",
-             f"    _env{level} = _i",
-             f"    _to{level} = 0",
-             "    try:",
-             *("        " + line for line in body),
-             "    except BaseException:",
-             f"        if m.at is None: m.at = ({callee}, _p)",
-             "        raise"]
+    # its lines are the caller's function's: an error is located by their markers (`_located`)
+    inner = [f"_env{level} = _i", f"_s += {count}", "#@>", *body, "#@<"]
+    if level > 1:
+        # pasted inside a pasted procedure, which ran only below its own depth check: its
+        # callees nest fewer frames (`flat_depth`), so theirs cannot pass
+        lines = inner
+    else:
+        lines = [f"if len(m.st.frames) > {MAX_FRAMES - flat_depth(program, callee)}:",
+                 f"    _s += {program.pool.ref(framed, 'f')}(m, _i)",
+                 "else:",
+                 *("    " + line for line in inner)]
     cache[key] = lines
     return lines
 
@@ -484,12 +576,11 @@ def block(program, code, pc: int, plain: bool = False, inline: bool = True):
     pool = program.pool
     body = _body(program, code, pc, plain, inline)
     name = pool.fresh_name(f"b{code.id}_{pc}_")
+    table: dict = {}
     out = [f"def {name}(m, fr):", "    env = fr.env", "    _s = 0", "    try:",
            *("        " + line for line in body.lines),
-           "    except BaseException:",
-           f"        if m.at is None: m.at = ({code.id}, _p)",     # the innermost block's, for a flat call's
-           "        raise"]
-    source = "\n".join(out) + "\n"
+           *_handler(pool.ref(table, "at"))]
+    source = _located(out, table, (code.id, pc))
     try:
         fn = pool.compile(source, name, code.name)
     except (SyntaxError, RecursionError, MemoryError):
