@@ -25,6 +25,7 @@ and the element of a `for each` map are Python variables of the comprehension th
 from __future__ import annotations
 
 import re
+from dataclasses import fields
 
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.bounds import MAX_RUNTIME_NUMBER
@@ -278,7 +279,7 @@ class Pool:
 
 class Gen:
     """Where an expression is generated: the comprehension variables in force."""
-    __slots__ = ("it", "names", "tmp", "depth", "nn")
+    __slots__ = ("it", "names", "tmp", "depth", "nn", "hoist")
 
     def __init__(self, tmp=None):
         self.it = None              # Python variable holding `it`, or None: env['$it']
@@ -286,6 +287,7 @@ class Gen:
         self.tmp = tmp if tmp is not None else [0]
         self.depth = 0              # how deep in the expression the source being written is
         self.nn = frozenset()       # the Python variables above that are never none (`ExprGen.nn`)
+        self.hoist = {}             # id(node) → variable: a read worked out once, before the comprehension
 
     def var(self, stem: str = "t") -> str:
         self.tmp[0] += 1
@@ -293,7 +295,7 @@ class Gen:
 
     def inner(self) -> "Gen":
         g = Gen(self.tmp)
-        g.it, g.names, g.depth, g.nn = self.it, dict(self.names), self.depth, self.nn
+        g.it, g.names, g.depth, g.nn, g.hoist = self.it, dict(self.names), self.depth, self.nn, self.hoist
         return g
 
     def bound_pairs(self) -> list:
@@ -314,6 +316,10 @@ class ExprGen:
 
     # ------------------------------------------------------------------ entry points
     def src(self, e, sc: Scope, g: Gen) -> str:
+        if g.hoist:
+            h = g.hoist.get(id(e))
+            if h is not None:
+                return h
         method = getattr(self, "g_" + type(e).__name__, None)
         if method is not None and g.depth < MAX_DEPTH:
             g.depth += 1
@@ -347,11 +353,26 @@ class ExprGen:
         t = g.var()
         return f"({t} if ({t} := {s}) is not None else _raise_no_coll({self.span(e.span)}))"
 
-    def function(self, e, sc: Scope, label: str):
+    def function(self, e, sc: Scope, label: str, known=frozenset()):
         """A compiled `fn(m, env)` with the closure's meaning: for the rules the machine calls
-        by themselves (trigger conditions, end checks, modifiers, trigger order keys)."""
+        by themselves (trigger conditions, end checks, modifiers, trigger order keys). `known`:
+        the sources the caller's env always holds a value for, never none (a modifier's
+        `env['$this']` and `env['$you']`: Machine._mod_table sets them from a live card)."""
         g = Gen()
+        g.nn = frozenset(known)
         body = self.src(e, sc, g)
+        name = self.pool.fresh_name("f")
+        return self.pool.compile(f"def {name}(m, env):\n    return {body}\n", name, label)
+
+    def conjunction(self, items, sc: Scope, label: str, known=frozenset()):
+        """`function` of `items` joined by `and` (an AndChain's meaning; one item alone: its own
+        value, which `and` would test the same), for a condition whose leading conjuncts are
+        known true (Program._index_modifiers)."""
+        if len(items) == 1:
+            return self.function(items[0], sc, label, known)
+        g = Gen()
+        g.nn = frozenset(known)
+        body = "(True if " + " and ".join(f"({self.src(i, sc, g)})" for i in items) + " else False)"
         name = self.pool.fresh_name("f")
         return self.pool.compile(f"def {name}(m, env):\n    return {body}\n", name, label)
 
@@ -486,10 +507,16 @@ class ExprGen:
         if isinstance(e, A.Name):
             kind = self.x.kind_of(e, sc)
             if kind in ("local", "param"):
+                if e.name not in g.names:
+                    return self.local_facts(e, sc)[0]
                 return g.names.get(e.name) in g.nn
             if kind == "it":
                 return g.it is not None and g.it in g.nn
             return kind in ("zone", "member")       # written as a literal (g_Name)
+        if isinstance(e, A.This):
+            return "env['$this']" in g.nn
+        if isinstance(e, A.You):
+            return "env['$you']" in g.nn
         if isinstance(e, A.Call):       # a built-in as g_Call picks it: by name and arity
             b = BUILTIN_FUNCTIONS.get(e.name)
             if b is not None and len(e.args) == b.arity:
@@ -506,6 +533,8 @@ class ExprGen:
             return True             # seats, card ids, zone keys
         if isinstance(e, A.WhereExpr):
             return self.elems_nn(e.coll, sc, g)
+        if isinstance(e, A.Name) and e.name not in g.names and self.x.kind_of(e, sc) == "local":
+            return self.local_facts(e, sc)[1]
         if isinstance(e, A.ListExpr):
             return all(self.nn(i, sc, g) for i in e.items)
         if isinstance(e, A.ExprMap):
@@ -518,6 +547,73 @@ class ExprGen:
                 inner.nn = inner.nn | {v}
             return self.nn(e.expr, inner_sc, inner)
         return False
+
+    # A rule's local (`let fighters be players`) is known as its every binding is: the rule
+    # (setup, a round, a procedure: each runs in an env of its own, which only its statements
+    # write) is looked through for every statement that gives the name a value; when each is a
+    # `let` whose value is never none (and holds no none), so is the name, wherever the rule
+    # reads it. Any other way the name may get a value (a parameter, a loop's or a choice's
+    # name, `set`/`add` of it, a pool; any text field spelling it) leaves it unknown.
+    def local_facts(self, e, sc) -> tuple[bool, bool]:
+        """(never none, no element none) of the local `e` reads, by its rule's bindings."""
+        rules = self.__dict__.get("_rules")
+        if rules is None:
+            rules = self._rules = self._index_rules()
+        root = rules[0].get(id(e))
+        if root is None or root < 0:
+            return False, False
+        return self._local_facts(root, e.name, sc.instance)
+
+    def _local_facts(self, root, name, instance) -> tuple[bool, bool]:
+        memo, busy = self._rules[2], self._rules[3]
+        key = (root, name, instance)
+        if key in memo:
+            return memo[key]
+        if key in busy:
+            return True, True       # a binding from itself: as the others are (the greatest answer)
+        lets, unsafe = self._rules[1][root]
+        facts = (False, False)
+        if name not in unsafe and lets.get(name):
+            busy.add(key)
+            try:
+                sc = Scope(instance=instance)
+                nn = elems = True
+                for value in lets[name]:
+                    nn = nn and self.nn(value, sc, Gen())
+                    elems = elems and self.elems_nn(value, sc, Gen())
+                facts = (nn, nn and elems)
+            finally:
+                busy.discard(key)
+        if not busy:                # not an answer that assumed one being worked out
+            memo[key] = facts
+        return facts
+
+    def _index_rules(self):
+        """(node id → rule, [(lets by name, names bound otherwise)] by rule, memo)."""
+        d = self.d
+        roots = ([d.setup] if d.setup is not None else []) + list(d.rounds) + list(d.procedures.values())
+        where: dict = {}
+        facts = []
+        for i, root in enumerate(roots):
+            lets: dict = {}
+            unsafe: set = set()
+            for node in _nodes(root):
+                where[id(node)] = i if where.get(id(node), i) == i else -1      # shared: unknown
+                if isinstance(node, A.LetStmt):
+                    lets.setdefault(node.name, []).append(node.value)
+                    continue
+                if isinstance(node, A.Name):
+                    continue
+                if isinstance(node, (A.SetStmt, A.AddStmt, A.SubtractStmt)) and isinstance(node.target, A.Name):
+                    unsafe.add(node.target.name)
+                for f in fields(node):
+                    v = getattr(node, f.name)
+                    if isinstance(v, str):
+                        unsafe.add(v)
+                    elif isinstance(v, (list, tuple)):
+                        unsafe.update(x for x in v if isinstance(x, str))
+            facts.append((lets, unsafe))
+        return where, facts, {}, set()
 
     def define_body(self, e, sc):
         """(body, scope) of the define `e` calls, its parameters unknown (never none unsure);
@@ -818,6 +914,41 @@ class ExprGen:
         return f"({body})"
 
     # ------------------------------------------------------------------ collections
+    def hoisted(self, parts, sc, g: Gen, inner: Gen) -> str:
+        """What each element of a comprehension reads the same, worked out once before it: a
+        field of `this` (not modified, not a part's) where `this` is never none (`known`), a
+        read that cannot raise, charge work or change between elements. Returns the clause
+        `for _h1, ... in ((...),) ` that binds them, first, and sets `inner.hoist`; '' for none."""
+        if "env['$this']" not in g.nn:
+            return ""
+        found: dict = {}
+        for part in parts:
+            for node in _nodes(part):
+                if isinstance(node, A.FieldAccess) and isinstance(node.obj, A.This):
+                    name = node.name
+                elif isinstance(node, A.Possessive) and isinstance(node.owner, A.This):
+                    name = node.name
+                else:
+                    continue
+                if (id(node) in g.hoist or name in self.p.modified_fields or name in self.p.part_labels
+                        or self.x.type_of(node.obj if isinstance(node, A.FieldAccess) else node.owner, sc) != CARD):
+                    continue
+                found.setdefault(name, []).append(node)
+        if not found:
+            return ""
+        hoist = dict(g.hoist)
+        names, srcs = [], []
+        for name, nodes in found.items():
+            h = g.var("h")
+            names.append(h)
+            srcs.append(self.card_field_of("env['$this']", name))
+            for node in nodes:
+                hoist[id(node)] = h
+        inner.hoist = hoist
+        if len(names) == 1:
+            return f"for {names[0]} in ({srcs[0]},) "
+        return f"for {', '.join(names)} in (({', '.join(srcs)}),) "
+
     def g_WhereExpr(self, e, sc, g):
         t = self.x.type_of(e.coll, sc)
         coll = self.charged(e.coll, sc, g, e.span)
@@ -825,8 +956,9 @@ class ExprGen:
         v = inner.it = g.var("x")
         if self.elems_nn(e.coll, sc, g):
             inner.nn = inner.nn | {v}
+        first = self.hoisted((e.cond,), sc, g, inner)
         cond = self.src(e.cond, sc.child(it_type=t[1] if is_list(t) else ANY), inner)
-        return f"[{v} for {v} in {coll} if {cond}]"
+        return f"[{v} {first}for {v} in {coll} if {cond}]"
 
     def g_ExprMap(self, e, sc, g):
         t = self.x.type_of(e.coll, sc)
@@ -840,9 +972,10 @@ class ExprGen:
         inner.names[e.name] = v
         if self.elems_nn(e.coll, sc, g):
             inner.nn = inner.nn | {v}
+        first = self.hoisted((e.expr, e.cond), inner_sc, g, inner)
         fn = self.src(e.expr, inner_sc, inner)
         cond = f" if {self.src(e.cond, inner_sc, inner)}" if e.cond is not None else ""
-        return f"[{fn} for {v} in {coll}{cond}]"
+        return f"[{fn} {first}for {v} in {coll}{cond}]"
 
     # ------------------------------------------------------------------ logic and arithmetic
     def g_OrChain(self, e, sc, g):

@@ -283,14 +283,27 @@ class Program:
         same: dict = {}     # equal card lists shared, so the machine filters each once (_active_modifiers)
         for ab, args, type_name, cards in self.ability_groups(A.StaticMod):
             sc = self.ability_scope(ab, type_name)
+            conds = () if ab.cond is None else ab.cond.items if isinstance(ab.cond, A.AndChain) else (ab.cond,)
             if self.blank_of(type_name) is None:
-                cards = self._fixed_filter(ab, sc, dict(args), cards)
+                kept = self._fixed_filter(ab, sc, dict(args), cards)
+                if kept is not cards:
+                    # the filter ran: each card kept has every fixed leading conjunct true, which
+                    # evaluating again could neither change nor fail nor charge: the condition
+                    # the machine evaluates starts after them (none left: no condition)
+                    n = 0
+                    while n < len(conds) and self._fixed(conds[n], sc, dict(args)):
+                        n += 1
+                    conds = conds[n:]
+                cards = kept
             cards = same.setdefault(tuple(cards), cards)
             kind = self.modifier_kind(ab, type_name)
             key = ab.field if kind == "card" else (kind, ab.field)
-            entry = ModifierEntry(ab, self.gen.function(ab.target, sc, "modify") if ab.target is not None else None,
-                                  self.gen.function(ab.amount, sc, "modify"),
-                                  self.gen.function(ab.cond, sc, "modify") if ab.cond is not None else None,
+            # the machine calls these with `$this` a card in a player's zone and `$you` its
+            # player's seat (Machine._mod_table, _active_modifiers): never none
+            known = ("env['$this']", "env['$you']")
+            entry = ModifierEntry(ab, self.gen.function(ab.target, sc, "modify", known) if ab.target is not None else None,
+                                  self.gen.function(ab.amount, sc, "modify", known),
+                                  self.gen.conjunction(conds, sc, "modify", known) if conds else None,
                                   self.blank_of(type_name), cards, extra=dict(args))
             self.modifiers.setdefault(key, []).append(entry)
             read = (ab.target, ab.amount, ab.cond, self.decls.card_types[type_name].blank_unless)
