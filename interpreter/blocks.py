@@ -28,6 +28,7 @@ program's namespace (interpreter/gen_expr.py, `Pool`) — never of text the file
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 MAX_CHAIN = 24      # the most blocks one block calls in a row (`block`: a jump forward calls the next)
@@ -137,6 +138,8 @@ def _located(lines: list, table: dict, default: tuple) -> str:
                 c, p = tag.split(",")
                 at = (int(c), int(p))
             continue
+        if "\x01" in line:
+            line = _PLACED.sub(r"\1", line)
         out.append(line)
         table[len(out)] = at
     return "\n".join(out) + "\n"
@@ -148,6 +151,24 @@ def _handler(table_name: str) -> list:
     return ["    except BaseException as _e:",
             f"        if m.at is None: m.at = {table_name}[_e.__traceback__.tb_lineno]",
             "        raise"]
+
+
+# The count a way out of a block's lines returns is written as a placeholder, "\x01<n>\x02": the
+# instructions run from the start of the lines (`_body`) to it, not counting those in `_s`. Lines
+# pasted where a jump lands count on from the jumping lines' own (`_shifted`: the placeholders
+# grow by them) instead of adding them to `_s` first; `_located` writes the numbers.
+def _n(k: int) -> str:
+    return f"\x01{k}\x02"
+
+
+_PLACED = re.compile("\x01([0-9]+)\x02")
+
+
+def _shifted(lines, by: int):
+    if not by:
+        return lines
+    return [_PLACED.sub(lambda mo: _n(int(mo.group(1)) + by), line) if "\x01" in line else line
+            for line in lines]
 
 
 def _writes_pc_first(code, t: int) -> bool:
@@ -226,6 +247,7 @@ def _flat_body(program, code, pad0: str, framed: bool, paste: int = 0):
             if not isinstance(line, str) and line[0] in ("goto", "gotow"):
                 skippable.update(range(q + 1, line[1][0]))
     out = [f"{pad0}_to = 0"] if skippable else []
+    count = len(srcs)
     for p, snip in enumerate(srcs):
         out.append(pad0 + _mark(code.id, p))
         pad = pad0
@@ -256,9 +278,13 @@ def _flat_body(program, code, pad0: str, framed: bool, paste: int = 0):
                     out.append(f"{ind}_w = {arg}")
             elif what == "call":
                 callee = arg[0]
-                pasted = _pasted(program, callee, paste) if paste else None
+                # a call every run of the procedure makes: its count is added with this one's
+                fold = not indent and p not in skippable
+                pasted = _pasted(program, callee, paste, fold) if paste else None
                 if pasted is not None:
-                    out += [ind + line for line in pasted]
+                    out += [ind + line for line in pasted[0]]
+                    if fold:
+                        count += pasted[1]
                     continue
                 inner = flat_fn(program, callee)
                 out.append(f"{ind}_s += m.call_flat({callee}, _i)" if inner is None
@@ -267,7 +293,7 @@ def _flat_body(program, code, pad0: str, framed: bool, paste: int = 0):
                 return None
         if out[-1].endswith(":"):      # pragma: no cover - a snippet whose lines were all directives dropped
             out.append(f"{pad}pass")
-    return out, len(srcs)
+    return out, count
 
 
 def _names_fr(source: str) -> bool:
@@ -346,7 +372,7 @@ def flat_fn(program, code_id: int):
     return quick
 
 
-def _enter(callee: int, env: str, ind: str, k: int) -> list:
+def _enter(callee: int, env: str, ind: str, k: str) -> list:
     """The lines that push a frame of `callee` with `env` and run it at once (`Machine.call_in`):
     the block goes on when it ends, and stops as after a push (watched) when it stops."""
     return [f"{ind}_r = m.call_in({callee}, {env})",
@@ -400,19 +426,21 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
     looped = [False]     # whether a jump back to `pc` runs the block again from its start, at once
     loops = f"_l{pc}"
 
-    def onward(t: int, ind: str, watched: bool) -> list:
+    def onward(t: int, ind: str, watched: bool, same: bool = False) -> list:
         """The lines that leave the block for pc `t`: pasting or calling its block when it lies
         ahead; for a jump back to this block's own start (a loop's next turn), going round again
-        here, at most LOOPS passes in one call (its size counts them all)."""
-        back = f"{ind}return -{k} - _s" if watched else f"{ind}return {k} + _s"
+        here, at most LOOPS passes in one call (its size counts them all). `same`: `fr.pc` is
+        `t` already (the instruction before set it)."""
+        kk = k + kf
+        back = f"{ind}return -{_n(kk)} - _s" if watched else f"{ind}return {_n(kk)} + _s"
         # where the lines at `t` set `fr.pc` before anything reads it, going on to them need not
-        setpc = [] if _writes_pc_first(code, t) else [f"{ind}fr.pc = {t}"]
+        setpc = [] if same or _writes_pc_first(code, t) else [f"{ind}fr.pc = {t}"]
         if t == pc and not plain and not watched:
             looped[0] = True
             return [*setpc, f"{ind}{loops} += 1", f"{ind}if {loops} < {LOOPS}:",
-                    f"{ind}    _s += {k}", f"{ind}    continue", *(() if setpc else [f"{ind}fr.pc = {t}"]), back]
+                    f"{ind}    _s += {kk}", f"{ind}    continue", *(() if setpc or same else [f"{ind}fr.pc = {t}"]), back]
         if plain or watched or not pc < t < n:
-            return [f"{ind}fr.pc = {t}", back]
+            return [*(() if same else [f"{ind}fr.pc = {t}"]), back]
         if inline:
             sub = _body(program, code, t)
             if (len(sub.lines) <= INLINE_LINES and sub.nest < MAX_NEST
@@ -420,16 +448,19 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
                 chained[0] = max(chained[0], sub.size)
                 chained[1] = max(chained[1], sub.chain)
                 chained[2] = max(chained[2], sub.nest)
-                return [*setpc, f"{ind}_s += {k}", *(ind + line for line in sub.lines)]
+                # its ways out count on from these lines' instructions (`_shifted`)
+                return [*setpc, *(ind + line for line in _shifted(sub.lines, kk))]
         nxt = code.fast[t]
         if nxt is None:
             nxt = code.fast[t] = block(program, code, t)
         if chain.get(t, 0) >= MAX_CHAIN:
-            return [f"{ind}fr.pc = {t}", back]
+            return [*(() if same else [f"{ind}fr.pc = {t}"]), back]
         chained[0] = max(chained[0], code.sizes[t])
         chained[1] = max(chained[1], chain.get(t, 0) + 1)
         return [*setpc, f"{ind}_r = {pool.ref(nxt, 'b')}(m, fr)",
-                f"{ind}return {k} + _s + _r if _r > 0 else _r - {k} - _s"]
+                f"{ind}return {_n(kk)} + _s + _r if _r > 0 else _r - {_n(kk)} - _s"]
+    kf = 0          # the instructions of the flat procedures pasted on every way through (`_pasted`, fold)
+    known = None    # the pc `fr.pc` holds for sure here, on the way through
     while p < n:
         k += 1
         out.append(pad + _mark(code.id, p))
@@ -438,12 +469,16 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
             op = pool.ref(code.ops[p], "op")
             out += [f"{pad}fr.pc = {p + 1}",
                     f"{pad}_w = {op}(m, fr)",
-                    f"{pad}if _w and (m.brk or m.dirty & {mask}): return -{k} - _s",
-                    f"{pad}if fr.pc != {p + 1}: return {k} + _s"]
+                    f"{pad}if _w and (m.brk or m.dirty & {mask}): return -{_n(k + kf)} - _s",
+                    f"{pad}if fr.pc != {p + 1}: return {_n(k + kf)} + _s"]
             ends = False
+            known = p + 1
         else:
             if snip.pc:
+                # a primitive a snippet calls moves this frame's pc only when it stops the block
+                # (scenario_machine.park), so past its lines `fr.pc` is still this
                 out.append(f"{pad}fr.pc = {p + 1}")
+                known = p + 1
             for line in snip.lines:
                 if isinstance(line, str):
                     out.append(pad + line)
@@ -455,19 +490,22 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
                 elif what == "gotow":
                     out += onward(arg[0], ind, True)
                 elif what == "retw":
-                    out.append(f"{ind}return -{k} - _s")
+                    out.append(f"{ind}return -{_n(k + kf)} - _s")
                 elif what == "watch":
                     if arg != "_w":
                         out.append(f"{ind}_w = {arg}")
-                    out.append(f"{ind}if _w and (m.brk or m.dirty & {mask}): return -{k} - _s")
+                    out.append(f"{ind}if _w and (m.brk or m.dirty & {mask}): return -{_n(k + kf)} - _s")
                 elif what == "call":
                     callee, proc, span = arg
                     steps = None if proc in program.replacements else flat(program, callee)
                     if steps is not None:
                         extra += steps
-                        pasted = _pasted(program, callee, 1) if inline and not plain else None
+                        fold = not indent
+                        pasted = _pasted(program, callee, 1, fold) if inline and not plain else None
                         if pasted is not None:
-                            out += [ind + line for line in pasted]
+                            out += [ind + line for line in pasted[0]]
+                            if fold:
+                                kf += pasted[1]
                             continue
                         fn = flat_fn(program, callee)
                         out.append(f"{ind}_s += m.call_flat({callee}, _i)" if fn is None
@@ -475,10 +513,10 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
                     else:
                         out += [f"{ind}if {proc!r} in m.prog.replacements:",
                                 f"{ind}    if '$replaced' in env: _i['$replaced'] = env['$replaced']",
-                                f"{ind}    if m.replace({proc!r}, _i, {span}): return -{k} - _s",
-                                *_enter(callee, "_i", ind, k)]
+                                f"{ind}    if m.replace({proc!r}, _i, {span}): return -{_n(k + kf)} - _s",
+                                *_enter(callee, "_i", ind, _n(k + kf))]
                 elif what == "enter":
-                    out += _enter(arg, "{}", ind, k)
+                    out += _enter(arg, "{}", ind, _n(k + kf))
                 else:       # pragma: no cover - a compiler bug, not a file's
                     raise ValueError(f"unknown snippet directive {what!r}")
             ends = snip.ends
@@ -486,7 +524,7 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
         if ends or p in targets:
             break
     if plain or not (code.srcs[p - 1] is not None and code.srcs[p - 1].ends):
-        out += onward(p, pad, False)
+        out += onward(p, pad, False, known == p)
     if looped[0]:       # the instructions go round in `while True:`, every pass ends in a return or continue
         out = [f"{loops} = 0", "while True:"] + ["    " + line for line in out]
     size = (k + extra) * (LOOPS if looped[0] else 1) + chained[0]   # a block called: once, as it leaves
@@ -528,15 +566,17 @@ def _renamed(lines: list, names: dict):
     return out
 
 
-def _pasted(program, callee: int, level: int):
+def _pasted(program, callee: int, level: int, fold: bool = False):
     """The lines of flat procedure `callee` pasted into a block where its call was (its env in
     `_i`), instead of a call of its frameless function (`flat_fn`): the same lines, its names
     `env` and `_to` renamed for its nesting `level`, the flat procedures it calls pasted in turn;
     an error in them is located by their markers, as in the function (`_located`); near the
     depth bound its framed function runs instead, as the frameless one would call it. None when it has no
-    frameless function or a line does not fit (then it is called)."""
+    frameless function or a line does not fit (then it is called). With the instructions it
+    counts: `fold`, the caller adds them with its own (the call is made whenever the caller's
+    lines run), else its lines add them to `_s`."""
     cache = program.__dict__.setdefault("_pasted", {})
-    key = (callee, level)
+    key = (callee, level, fold)
     if key in cache:
         return cache[key]
     cache[key] = None
@@ -554,18 +594,18 @@ def _pasted(program, callee: int, level: int):
     if body is None:
         return None
     # its lines are the caller's function's: an error is located by their markers (`_located`)
-    inner = [f"_env{level} = _i", f"_s += {count}", "#@>", *body, "#@<"]
+    inner = [f"_env{level} = _i", *(() if fold else [f"_s += {count}"]), "#@>", *body, "#@<"]
     if level > 1:
         # pasted inside a pasted procedure, which ran only below its own depth check: its
         # callees nest fewer frames (`flat_depth`), so theirs cannot pass
         lines = inner
     else:
         lines = [f"if len(m.st.frames) > {MAX_FRAMES - flat_depth(program, callee)}:",
-                 f"    _s += {program.pool.ref(framed, 'f')}(m, _i)",
+                 f"    _s += {program.pool.ref(framed, 'f')}(m, _i)" + (f" - {count}" if fold else ""),
                  "else:",
                  *("    " + line for line in inner)]
-    cache[key] = lines
-    return lines
+    cache[key] = (lines, count)
+    return cache[key]
 
 
 def block(program, code, pc: int, plain: bool = False, inline: bool = True):
