@@ -33,6 +33,26 @@ class Decision(NamedTuple):
 
 
 def initial_state(game: Game, n: int, seed: int) -> GameState:
+    """The state before the game's first instruction: every card where its table puts it. What does
+    not depend on the seed is worked out once per game and player count (`_start`), and each game
+    starts from copies of it (the dicts and lists a game changes; their values are shared, as the
+    card's printed values always were)."""
+    start = game._cache.get(("start", n))
+    if start is None:
+        start = game._cache[("start", n)] = _start(game, n)
+    zones, card_zone, face_up, cards, owner, players, game_values, n_checks = start
+    return GameState(
+        zones={key: held.copy() for key, held in zones.items()}, card_zone=card_zone.copy(),
+        face_up=face_up.copy(), cards=[held.copy() for held in cards], owner=owner.copy(),
+        players=[held.copy() for held in players], out=[False] * n,
+        game=game_values.copy(), frames=[], pending=None, result=None,
+        rng=R.seed_state(seed), steps=0, round=0, active=None, checks=[False] * n_checks,
+        event_n=0, step_path=[], script={}, failures=[], stack=[], used={}, windows=0, turns=0, stack_n=0,
+        skips=[], work=0, entities={"next": 1, "made": {}, "live": {}})
+
+
+def _start(game: Game, n: int) -> tuple:
+    """`initial_state`'s parts that are the same for every seed, to be copied."""
     d = game.decls
     prog = program_for(game)
     zones: dict[str, list[int]] = {}
@@ -51,14 +71,9 @@ def initial_state(game: Game, n: int, seed: int) -> GameState:
         face_up.append(d.zones[name].visibility == "public")
         cards.append({"name": c.name, "type": c.type_name, **c.values})
         owner.append(int(seat) if seat else None)
-    return GameState(
-        zones=zones, card_zone=card_zone, face_up=face_up, cards=cards, owner=owner,
-        players=[{**d.player_defaults, **{toward_key(name, q): v for name, v in d.toward_defaults.items()     # as the
-                                          for q in range(n) if q != p}} for p in range(n)], out=[False] * n,  # checker computed
-        game=dict(d.game_defaults), frames=[], pending=None, result=None,
-        rng=R.seed_state(seed), steps=0, round=0, active=None, checks=[False] * len(d.end_checks),
-        event_n=0, step_path=[], script={}, failures=[], stack=[], used={}, windows=0, turns=0, stack_n=0,
-        skips=[], work=0, entities={"next": 1, "made": {}, "live": {}})
+    players = [{**d.player_defaults, **{toward_key(name, q): v for name, v in d.toward_defaults.items()     # as the
+                                        for q in range(n) if q != p}} for p in range(n)]                 # checker computed
+    return zones, card_zone, face_up, cards, owner, players, dict(d.game_defaults), len(d.end_checks)
 
 
 class Engine:

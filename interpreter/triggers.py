@@ -35,7 +35,10 @@ from types import SimpleNamespace
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.registry import (ACTION_USED, COUNTERED, CREATED, DESTROYED, ELIMINATED, FLIPPED, MOVED, RESOLVED,
                                     REVEALED, ROUND_STARTED, STEP_STARTED, TRIGGERED, TURN_STARTED)
+from cardsmith.dsl.bounds import MAX_FRAMES
 from cardsmith.dsl.types import CARD, CARD_PSEUDO_FIELDS, Scope
+
+from .state import Frame
 
 # The engine's events whose `instead of` replaces the thing itself (the move, the flip, the
 # elimination, the step ...), decided where the engine does it, before it happens; the others
@@ -66,11 +69,14 @@ class EventPlan:
     the windows that open after it, its triggers' `collect` (None: no ability can fire on it),
     whether one trigger of it fires without evaluating the order keys (`_plain_order`), and
     whether a `stack` may hold its triggers."""
-    __slots__ = ("replaced", "declared", "windows", "collect", "one_unordered", "stacking")
+    __slots__ = ("replaced", "declared", "windows", "collect", "one_unordered", "stacking", "plain")
 
     def __init__(self, replaced, declared, windows, collect, one_unordered, stacking):
         self.replaced, self.declared, self.windows = replaced, declared, windows
         self.collect, self.one_unordered, self.stacking = collect, one_unordered, stacking
+        # nothing but triggers can answer: no `instead of` where it is announced, no window after
+        # it (with no scenario's history nor tally, `announce_all` then logs it and collects)
+        self.plain = not replaced and not windows
 
 
 def plan_of(prog, event: str) -> EventPlan:
@@ -263,14 +269,28 @@ class Triggers:
         plan = self.event_plans.get(event)
         if plan is None:
             plan = self.event_plans[event] = plan_of(self.prog, event)
+        if plan.plain and self.history is None and self.tally is None:
+            # the common case (`EventPlan.plain`): only triggers can answer, and most moments none does
+            if plan.declared and self.log.on:
+                announced = self.log.announced       # interpreter/log.py: a declared event's line
+                for params in param_sets:
+                    announced(self, event, params, span)
+            collect = plan.collect
+            if collect is None:
+                return None
+            fired: list = []
+            for params in param_sets:
+                collect(self, params, fired)
+            if not fired:
+                return None
+            return self._fire(plan, event, fired, span)
         if plan.replaced and len(param_sets) == 1 and self.replace(event, param_sets[0], span):
             return True                 # replaced: the event does not happen
         if self.history is not None:    # a scenario keeps every event, to be asked about
             self.remember(event, param_sets)
         if self.tally is not None:      # a simulation's `measure ... counts event`
             self.tally.announced(event, len(param_sets))
-        log_on = self.log.on
-        if log_on and plan.declared:
+        if plan.declared and self.log.on:
             announced = self.log.announced       # interpreter/log.py: a declared event's line
             for params in param_sets:
                 announced(self, event, params, span)
@@ -286,14 +306,19 @@ class Triggers:
         collect = plan.collect
         if collect is None:
             return opened
-        fired: list = []
+        fired = []
         for params in param_sets:
             collect(self, params, fired)
         if not fired:
             return opened
+        return self._fire(plan, event, fired, span)
+
+    def _fire(self, plan: EventPlan, event: str, fired: list, span) -> bool:
+        """The triggers one moment set off, in order (the first to resolve on top): logged, those
+        a `stack` holds put on it, the others pushed as `push` pushes a frame."""
         if len(fired) > 1 or not plan.one_unordered:    # else ordering one trigger evaluates nothing
             fired = self._order(fired)
-        if log_on:
+        if self.log.on:
             for entry, c, seat, env in fired:
                 self.log.emit(self, "trigger", entry.ability.span,
                               {"card": self.card_label(c), "player": seat, "on": event},
@@ -303,8 +328,12 @@ class Triggers:
             if waiting:
                 fired = [f for f in fired if not f[0].stacked]
                 self._stack_triggers(event, waiting, span)
+        frames = self.st.frames
         for entry, c, seat, env in reversed(fired):
-            self.push(entry.code_id, env)
+            if len(frames) >= MAX_FRAMES:
+                raise self._too_deep(entry.code_id)
+            frames.append(Frame(entry.code_id, 0, env))
+        self.brk = True
         return True
 
     def _stack_triggers(self, event: str, waiting: list, span) -> None:
