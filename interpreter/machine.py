@@ -37,6 +37,7 @@ from .visibility import card_seers, rule_of, seers
 
 DEFAULT_MAX_STEPS = MAX_STEPS
 CALL_DEPTH = 32     # the most frames under which `Machine.call_in` runs a procedure inline (Python's stack)
+_INLINE_DEPTH = min(CALL_DEPTH, MAX_FRAMES)     # `call_in`'s one test of the depth: below it, neither bound is near
 GAME = "$game"      # what a game attribute's modifier applies to (`modify hand_limit by 1`): no card, no seat
 
 
@@ -156,7 +157,9 @@ class Machine(Triggers, Decisions, Scenarios):
         checks = self.prog.end_checks
         mask = self.prog.check_mask if checks else 0
         limit = self.max_steps
-        steps = st.steps
+        # the steps left before the bound: the game's `steps` is `limit - room`, kept as one number
+        # that each block's size is measured against
+        room = limit - st.steps
         code = None
         pc = 0
         prog = self.prog
@@ -188,21 +191,22 @@ class Machine(Triggers, Decisions, Scenarios):
                     run = fast[pc]
                     if run is None:
                         run = fast[pc] = block(prog, code, pc)
-                    if fused and steps + sizes[pc] <= limit:
+                    size = sizes[pc]
+                    if fused and size <= room:
                         # the steps left past the block's own most: what the procedures it runs
                         # inline may use (`call_in`)
-                        self.left = limit - steps - sizes[pc]
+                        self.left = room - size
                         k = run(self, fr)
                         if k > 0:
-                            steps += k
+                            room -= k
                             continue
-                        steps -= k
+                        room += k
                     else:
                         # near the step bound: one instruction at a time, to stop on the one that passes it
                         fr.pc = pc + 1
                         watch = code.ops[pc](self, fr)
-                        steps += 1
-                        if steps > limit:
+                        room -= 1
+                        if room < 0:
                             span = self.where(code, pc)
                             raise GameAborted("E0801", f"the game did not end within {limit:,} steps (the bound "
                                               f"MAX_STEPS); it was running {code.name} at line {span.line}", span,
@@ -248,9 +252,9 @@ class Machine(Triggers, Decisions, Scenarios):
                               f"{str(exc)[:200]})", self.where(code, pc),
                               "please report it with the game file: the checker should have caught it") from None
         finally:
-            st.steps = steps
+            st.steps = limit - room
             if st.result is not None:
-                st.result["steps"] = steps
+                st.result["steps"] = limit - room
         if not frames and st.result is None and not self.scenario:
             self.win([], None, reason=self.when_done)
 
@@ -303,39 +307,47 @@ class Machine(Triggers, Decisions, Scenarios):
         runs only while its size fits in `self.left` (set by the run loop: the steps past the
         calling block's own most), which shrinks by what ran; a block that does not fit stops
         here, and the run loop, at the top frame, runs on to the bound one instruction at a time.
-        Past CALL_DEPTH frames, the frame is left to the run loop at once (Python's own stack)."""
+        Past CALL_DEPTH frames, the frame is left to the run loop at once (Python's own stack).
+        `avail` is the steps still free (`self.left` less what ran): the one number each block
+        is measured against, set as the next call's `self.left`, and what is given back."""
         frames = self.st.frames
-        if len(frames) >= MAX_FRAMES:
-            raise self._too_deep(code_id)
+        if len(frames) >= _INLINE_DEPTH:
+            return self._call_deep(code_id, env)
         fr = Frame(code_id, 0, env)
         frames.append(fr)
-        if len(frames) > CALL_DEPTH:
-            self.brk = True
-            return -1
         code = self.codes[code_id]
-        fast, sizes = code.fast, code.sizes
+        fast = code.fast
         n = len(fast)
-        left = self.left
-        used = 0
+        avail = left = self.left
         pc = 0
         while pc < n:
             run = fast[pc]
             if run is None:
                 run = fast[pc] = block(self.prog, code, pc)
-            size = sizes[pc]
-            if used + size > left:
+            size = code.sizes[pc]
+            if size > avail:
                 self.brk = True
-                return ~used
-            self.left = left - used - size
+                return ~(left - avail)
+            self.left = avail - size
             k = run(self, fr)
             if k < 0:
                 self.brk = True
-                return ~(used - k)
-            used += k
+                return ~(left - avail - k)
+            avail -= k
             pc = fr.pc
         frames.pop()
-        self.left = left - used
-        return used
+        self.left = avail
+        return left - avail
+
+    def _call_deep(self, code_id: int, env: dict) -> int:
+        """`call_in` from CALL_DEPTH frames on: the frame pushed and left to the run loop (stopped
+        having run nothing), or the depth bound's error at MAX_FRAMES (_INLINE_DEPTH is the lower)."""
+        frames = self.st.frames
+        if len(frames) >= MAX_FRAMES:
+            raise self._too_deep(code_id)
+        frames.append(Frame(code_id, 0, env))
+        self.brk = True
+        return -1
 
     def where(self, code, pc: int):
         """The span of the instruction being run; for one the engine made without a source (the
@@ -389,12 +401,16 @@ class Machine(Triggers, Decisions, Scenarios):
     # in the state `quiet` names, where nobody watches moves (no log, no `moved` / `revealed`
     # listener, no tally of cards, no memory, no look, no `instead of` a move), and in the state
     # `noted` names, where only the log and the tally's card tracking do (then it tells them:
-    # `noted1`, `noted_all`); `plain`: the zones without a cap, by key, with their owner's seat.
-    # `move` sets them; a new state (`attach`) is another object, and `look` clears them (the
-    # log, the tally and a scenario's history are set before a game runs).
+    # `noted1`, `noted_all`); `plain`: the zones without a cap, by key, with their owner's seat;
+    # `plain_down`: those for a move face down. In a game that listens to `revealed` alone, the
+    # same states hold for the moves that cannot reveal a card: `plain` then holds the zones that
+    # are not public, `plain_down` every zone without a cap (a card laid face down is revealed to
+    # nobody). `move` sets them; a new state (`attach`) is another object, and `look` clears them
+    # (the log, the tally and a scenario's history are set before a game runs).
     quiet = None
     noted = None
     plain: dict = {}
+    plain_down: dict = {}
 
     def move(self, cards: list, key, place: str, face, span) -> bool | None:
         if not cards:
@@ -410,17 +426,25 @@ class Machine(Triggers, Decisions, Scenarios):
                             "check the zone's capacity or the rule that moves cards into it")
         st = self.st
         card_zone, face_up, owner = st.card_zone, st.face_up, st.owner
-        # where the cards came from matters only to the log, the tally's card tracking and to
-        # `moved` / `revealed` triggers
-        tally = self.tally
-        tallied = tally is not None and tally.cards
-        watched = self.log.on or self.move_triggers or tallied
-        if not (watched or self.remembers or self.looks):
+        if self.quiet is st:
+            # nobody watches but, in a game that listens to `revealed` only, that event for a card
+            # coming into a public zone (set below): the mode's tests are not made again
+            tally = None
+            tallied = False
+            plain = not (public and self.move_triggers)
+        else:
+            # where the cards came from matters only to the log, the tally's card tracking and to
+            # `moved` / `revealed` triggers
+            tally = self.tally
+            tallied = tally is not None and tally.cards
+            plain = not (self.log.on or self.move_triggers or tallied or self.remembers or self.looks)
+            if plain and self.move_rep is None:
+                self.quiet, self.noted = st, None
+                self.plain = self.plain_down = {k: seat for k, (d, seat, _p) in self.zone_info.items()
+                                                if d.capacity is None}
+        if plain:
             # nobody watches and nobody knows a card: the cards only change places (the loop below,
             # less what it keeps for the log, the triggers and the memory)
-            if self.quiet is not st and self.move_rep is None:
-                self.quiet, self.noted = st, None
-                self.plain = {k: seat for k, (d, seat, _p) in self.zone_info.items() if d.capacity is None}
             if len(cards) == 1:     # the usual move, one card: the loop's body once
                 c = cards[0]
                 held = zones[card_zone[c]]
@@ -460,11 +484,14 @@ class Machine(Triggers, Decisions, Scenarios):
             self.dirty |= ZONES
             self.ver += 1
             return True
-        if not (self.move_triggers or self.remembers or self.looks):
+        remembers = self.remembers
+        looks = self.looks
+        if not (self.move_triggers or remembers or looks):
             # only the log and the tally watch: as below, less the memory and the events
             if self.noted is not st and self.move_rep is None:
                 self.quiet, self.noted = None, st
-                self.plain = {k: seat for k, (d, seat, _p) in self.zone_info.items() if d.capacity is None}
+                self.plain = self.plain_down = {k: seat for k, (d, seat, _p) in self.zone_info.items()
+                                                if d.capacity is None}
             if len(cards) == 1:     # one card: the log told where it lay and how (log.moved)
                 c = cards[0]
                 src = card_zone[c]
@@ -515,51 +542,109 @@ class Machine(Triggers, Decisions, Scenarios):
             if self.prog.discards:
                 caps.over(self, key)
             return True
-        remembers = self.remembers
-        if len(cards) == 1 and not (remembers or self.log.on):
-            # one card, watched only by what listens to `moved` / `revealed` (or a cap): as below
-            # and in `_moved`, without their lists
-            c = cards[0]
-            src = card_zone[c]
-            listened = self.listened
-            learners = None         # who learns it if it lies face up in a public zone (`_unaware`)
-            if public and REVEALED in listened:
-                was_up = face_up[c]
-                if not ((was_up and self.zone_info[src][2]) or not (was_up if face is None else face == "up")):
-                    learners = self._unaware(cards, face)[0] if self.looks else list(self._blind(src, was_up))
-            held = zones[src]
-            if held[-1] == c:
-                held.pop()
+        listened = self.listened
+        if (self.quiet is not st and self.noted is not st and not (remembers or looks)
+                and self.move_rep is None and MOVED not in listened):
+            # only `revealed` listens, and it is never raised for a card moving into a zone that
+            # is not public, nor for one laid face down: the generated code moves those itself,
+            # as where nobody listens (`quiet`, or `noted` where the log or the tally watch)
+            if self.log.on or tallied:
+                self.quiet, self.noted = None, st
             else:
-                held.remove(c)
-            if place == "bottom":
-                dest.insert(0, c)
-            else:
-                dest.append(c)
-            card_zone[c] = key
-            if face is not None:
-                face_up[c] = face == "up"
-            if owner_seat is not None and owner[c] is None:
-                owner[c] = owner_seat
+                self.quiet, self.noted = st, None
+            self.plain = {k: seat for k, (d, seat, p) in self.zone_info.items() if d.capacity is None and not p}
+            self.plain_down = {k: seat for k, (d, seat, _p) in self.zone_info.items() if d.capacity is None}
+        if not (remembers or self.log.on):
+            # watched by what listens to `moved` / `revealed`, the tally, a cap or a look: as
+            # below and in `_moved`, without the log's lists
+            reveal = public and REVEALED in listened
+            if len(cards) == 1:
+                c = cards[0]
+                src = card_zone[c]
+                learners = None     # who learns the card if it is revealed (`_unaware`)
+                if reveal and face != "down":       # a card laid face down is revealed to nobody
+                    if looks:
+                        learners = self._unaware(cards, face)[0]
+                    else:
+                        was_up = face_up[c]
+                        if not (was_up and self.zone_info[src][2]) and (was_up if face is None else True):
+                            learners = list(self._blind(src, was_up))
+                held = zones[src]
+                if held[-1] == c:
+                    held.pop()
+                else:
+                    held.remove(c)
+                if place == "bottom":
+                    dest.insert(0, c)
+                else:
+                    dest.append(c)
+                card_zone[c] = key
+                if face is not None:
+                    face_up[c] = face == "up"
+                if owner_seat is not None and owner[c] is None:
+                    owner[c] = owner_seat
+                self.dirty |= ZONES
+                self.ver += 1
+                if looks:
+                    self._forget(cards)
+                if tallied:
+                    tally.moved1(c, src, key)
+                if MOVED in listened:
+                    self.announce_all(MOVED, [{"card": c, "from_zone": src, "to_zone": key}], span)
+                if reveal:
+                    if learners is not None and face_up[c]:
+                        self.announce_all(REVEALED, [{"card": c, "learners": learners}], span)
+                    elif self.history is not None or self.prog.windows_after.get(REVEALED):
+                        # nothing is revealed, yet the moment is kept (a scenario) or opens a window
+                        self.announce_all(REVEALED, [], span)
+                if self.prog.discards:      # past a zone's cap: its owner discards down (interpreter/caps.py)
+                    caps.over(self, key)
+                return True
+            # per card, who learns it if it is revealed, worked out before any moves (`_unaware`)
+            learners = self._unaware(cards, face) if reveal and face != "down" else None
+            sources = []
+            up = None if face is None else face == "up"
+            bottom = place == "bottom"
+            for c in cards:
+                src = card_zone[c]
+                held = zones[src]
+                if held[-1] == c:
+                    held.pop()
+                else:
+                    held.remove(c)
+                sources.append(src)
+                if bottom:
+                    dest.insert(0, c)
+                else:
+                    dest.append(c)
+                card_zone[c] = key
+                if up is not None:
+                    face_up[c] = up
+                if owner_seat is not None and owner[c] is None:
+                    owner[c] = owner_seat
             self.dirty |= ZONES
             self.ver += 1
-            if self.looks:
+            if looks:
                 self._forget(cards)
             if tallied:
-                tally.moved1(c, src, key)
+                tally.moved(self, cards, sources, key)
             if MOVED in listened:
-                self.announce_all(MOVED, [{"card": c, "from_zone": src, "to_zone": key}], span)
-            if public and REVEALED in listened:
-                self.announce_all(REVEALED, [{"card": c, "learners": learners}]
-                                  if learners is not None and face_up[c] else [], span)
-            if self.prog.discards:      # past a zone's cap: its owner discards down (interpreter/caps.py)
+                self.announce_all(MOVED, [{"card": c, "from_zone": src, "to_zone": key}
+                                          for c, src in zip(cards, sources)], span)
+            if reveal:
+                shown = [] if learners is None else \
+                    [{"card": c, "learners": who} for c, who in zip(cards, learners) if who is not None and face_up[c]]
+                if shown or self.history is not None or self.prog.windows_after.get(REVEALED):
+                    self.announce_all(REVEALED, shown, span)
+            if self.prog.discards:
                 caps.over(self, key)
             return True
+        watched = self.log.on or self.move_triggers or tallied     # else only the memory changes
         sources = []
         if remembers:               # who knew each card before (the memory and where it lay)
             knew, was_visible = [self.knowers(c) for c in cards], ()
         else:
-            was_visible = self._unaware(cards, face) if REVEALED in self.listened and public else ()
+            was_visible = self._unaware(cards, face) if REVEALED in listened and public else ()
         # who could see the one card before it moved may read its name in the log
         before = self.log.seers(self, cards[0]) if self.log.on and len(cards) == 1 else None
         up = None if face is None else face == "up"
@@ -635,7 +720,10 @@ class Machine(Triggers, Decisions, Scenarios):
         if self.looks and "$seen_by" in st.cards[card]:
             who = card_seers(self, card)
             return [s for s in range(self.n_players) if s in who]
-        return list(self._seeing(st.card_zone[card], st.face_up[card]))
+        key = (st.card_zone[card], st.face_up[card])
+        table = self._seen_in
+        got = table.get(key) if table is not None else None
+        return list(got[0] if got is not None else self._seeing(*key))
 
     # (zone key, face up) -> the seats that may see such a card there, in seat order, and those
     # that may not (`_seeing`, `_blind`): the same for every card there nobody looked at
@@ -745,20 +833,46 @@ class Machine(Triggers, Decisions, Scenarios):
 
     def flip(self, cards: list, up: bool, span) -> bool | None:
         flipped = []
+        st = self.st
+        face_up = st.face_up
         remembers = self.remembers
+        log_on = self.log.on
         knew = [] if remembers or (up and REVEALED in self.listened) else None
-        for c in cards:
-            if self.st.face_up[c] != up:
-                if knew is not None:    # who knew it before it turned: the learners are the others
-                    knew.append(self.knowers(c) if remembers or self.zone_info[self.st.card_zone[c]][2] else ())
-                before = card_seers(self, c) if self.log.on else None
-                self.st.face_up[c] = up
+        if knew is None and not log_on:
+            # nobody learns anything from it: the cards only turn (their versions counted as below)
+            for c in cards:
+                if face_up[c] != up:
+                    face_up[c] = up
+                    flipped.append(c)
+            if flipped:
                 self.dirty |= ZONES
-                self.ver += 1
-                flipped.append(c)
-                if self.log.on:
-                    self.log.emit(self, "flip", span, {"card": self.card_label(c), "face": "up" if up else "down"},
-                                  [self.log.card(self, c, before), f" is flipped face {'up' if up else 'down'}"])
+                self.ver += len(flipped)
+        else:
+            zone_info, card_zone = self.zone_info, st.card_zone
+            looks = self.looks
+            seen_in = self._seen_in or {}
+            for c in cards:
+                if face_up[c] != up:
+                    if knew is None:
+                        pass
+                    elif remembers or (looks and "$seen_by" in st.cards[c]):
+                        knew.append(self.knowers(c) if remembers or zone_info[card_zone[c]][2] else ())
+                    elif zone_info[card_zone[c]][2]:
+                        # who knew it before it turned (`knowers`, its zone's rule looked up once):
+                        # the learners are the others
+                        got = seen_in.get((card_zone[c], face_up[c]))
+                        knew.append(got[0] if got is not None else self._seeing(card_zone[c], face_up[c]))
+                        seen_in = self._seen_in
+                    else:
+                        knew.append(())
+                    before = self.log.seers(self, c) if log_on else None
+                    face_up[c] = up
+                    self.dirty |= ZONES
+                    self.ver += 1
+                    flipped.append(c)
+                    if log_on:
+                        self.log.emit(self, "flip", span, {"card": self.card_label(c), "face": "up" if up else "down"},
+                                      [self.log.card(self, c, before), f" is flipped face {'up' if up else 'down'}"])
         # one flip of several cards is one moment: their triggers are ordered together
         if flipped and FLIPPED in self.listened:
             self.announce_all(FLIPPED, [{"card": c} for c in flipped], span)
@@ -768,26 +882,28 @@ class Machine(Triggers, Decisions, Scenarios):
                 self.announce_all(REVEALED, learned, span)
         elif flipped and up and REVEALED in self.listened:
             n = self.n_players
+            zone_info, card_zone = self.zone_info, st.card_zone
             self.announce_all(REVEALED, [{"card": c, "learners": [s for s in range(n) if s not in was]}
-                                         for c, was in zip(flipped, knew) if self._public(self.st.card_zone[c])],
+                                         for c, was in zip(flipped, knew) if zone_info[card_zone[c]][2]],
                               span)
         return True
 
     def assign(self, kind: str, owner, name: str, value, span) -> bool:
         if value.__class__ is int and not -MAX_RUNTIME_NUMBER <= value <= MAX_RUNTIME_NUMBER:
             raise too_large(value, span)
-        if kind in ("place", "mark"):     # a place's field, a player's mark on a place (compile_boards.py)
-            return assign_place(self, kind, owner, name, value, span)
-        if kind == "toward":              # `player toward a player has:` (compile_boards.py)
-            return assign_toward(self, owner, name, value, span)
-        if kind == "part":                # a part of a card's field (interpreter/parts.py)
-            return _parts.assign(self, owner, name, value, span, ATTRS)
-        if kind == "entity":              # an entity's attribute (interpreter/entities.py)
-            return _entities.assign(self, owner, name, value, span)
-        if kind == "game":
-            self.st.game[name] = value
-        elif kind == "player":
+        # the usual kinds first; a kind none of these names is a card's field
+        if kind == "player":
             self.players[owner][name] = value
+        elif kind == "game":
+            self.st.game[name] = value
+        elif kind in ("place", "mark"):     # a place's field, a player's mark on a place (compile_boards.py)
+            return assign_place(self, kind, owner, name, value, span)
+        elif kind == "toward":              # `player toward a player has:` (compile_boards.py)
+            return assign_toward(self, owner, name, value, span)
+        elif kind == "part":                # a part of a card's field (interpreter/parts.py)
+            return _parts.assign(self, owner, name, value, span, ATTRS)
+        elif kind == "entity":              # an entity's attribute (interpreter/entities.py)
+            return _entities.assign(self, owner, name, value, span)
         else:
             if owner is None:
                 raise RuleError(f"there is no card here to set '{name}' on", span)
