@@ -389,6 +389,14 @@ class EventLog:
         named by its place ("card 2 of Ann's hand", interpreter/visibility.py). `where`: a card
         seen, or an action's card, is followed by its zone ("Salt (Ann's Caravan 1's cargo): Sell"),
         for options that would read the same (`option_labels`)."""
+        if kind == "card":      # the usual option first (`seers`: its zone's rule looked up once)
+            if player is not None and player not in self.seers(m, v):
+                place = unseen_label(m, v, self.zone_name(m, m.st.card_zone[v]))
+                back = self.back(m, v) if m.prog.backs else "a card"
+                return place if back == "a card" else f"{place}: {back}"      # its back shows fields
+            if where:
+                return f"{m.card_label(v)} ({self.zone_name(m, m.st.card_zone[v])})"
+            return m.card_label(v)
         if kind.__class__ is not str and kind is not None and is_many(kind):     # an element, or done
             return "done" if v is None else self.option_label(m, v, kind[1], budget, player, where)
         if kind.__class__ is not str and kind is not None and is_menu(kind):     # [i] or [i, element]
@@ -405,14 +413,6 @@ class EventLog:
                         f"{m.prog.actions[int(index)].label}")
             from .resolver import label
             return label(m, v)
-        if kind == "card":
-            if player is not None and player not in card_seers(m, v):
-                place = unseen_label(m, v, self.zone_name(m, m.st.card_zone[v]))
-                back = self.back(m, v) if m.prog.backs else "a card"
-                return place if back == "a card" else f"{place}: {back}"      # its back shows fields
-            if where:
-                return f"{m.card_label(v)} ({self.zone_name(m, m.st.card_zone[v])})"
-            return m.card_label(v)
         if kind.__class__ is not str and is_list_kind(kind) and isinstance(v, list):   # a group of them
             budget = budget or _Budget(None)
             return budget.take("[" + ", ".join(self.option_label(m, x, kind[1], budget, player) for x in v) + "]")
@@ -437,7 +437,23 @@ class EventLog:
         """The labels of a decision's options as `player` reads them; the texts built for them
         share one bound."""
         budget = _Budget(span)
-        labels = [self.option_label(m, o, kind, budget, player) for o in options]
+        if kind == "card" and not m.looks:
+            # the usual question, cards: `option_label`'s first case written out, each card's
+            # seers looked up in `seers`' table (a card its chooser may not see goes to it)
+            st = m.st
+            table, card_zone, face_up = self._seers, st.card_zone, st.face_up
+            label = m.card_label
+            if player is None:
+                labels = [label(o) for o in options]
+            else:
+                labels = []
+                for o in options:
+                    who = table.get((card_zone[o], face_up[o]))
+                    if who is None:
+                        who = self.seers(m, o)
+                    labels.append(label(o) if player in who else self.option_label(m, o, kind, budget, player))
+        else:
+            labels = [self.option_label(m, o, kind, budget, player) for o in options]
         if len(set(labels)) < len(labels):      # alike: each card's zone tells them apart, where it does
             alike: dict[str, list[int]] = {}
             for i, lab in enumerate(labels):
