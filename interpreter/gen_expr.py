@@ -25,7 +25,7 @@ and the element of a `for each` map are Python variables of the comprehension th
 from __future__ import annotations
 
 import re
-from dataclasses import fields
+from dataclasses import fields, is_dataclass
 
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.bounds import MAX_RUNTIME_NUMBER
@@ -53,6 +53,26 @@ _YOU_PASSED = "'$you': env.get('$you')"
 _SIMPLE_ARG = re.compile(r"_[a-z]+[0-9]+|env\['[A-Za-z0-9_$]+'\]")
 # a source whose value is the same however often it is read, and whose reading raises nothing
 _PURE = re.compile(r"_[a-z]+[0-9]+|env\['[A-Za-z0-9_$]+'\]|-?[0-9]+")
+
+
+def _every_call(decls):
+    """Every procedure call statement anywhere in the declarations (rules, abilities, texts,
+    scenarios: dicts, lists and nodes opened; the checker's typing record is not)."""
+    stack = [getattr(decls, f.name) for f in fields(decls) if f.name != "typing"]
+    seen = set()
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+        elif is_dataclass(x) and not isinstance(x, type):
+            if id(x) in seen:
+                continue
+            seen.add(id(x))
+            if isinstance(x, A.CallStmt):
+                yield x
+            stack.extend(getattr(x, f.name) for f in fields(x) if f.name != "span")
 
 
 # ---------------------------------------------------------------------- helpers the code calls
@@ -368,11 +388,9 @@ class ExprGen:
         """`function` of `items` joined by `and` (an AndChain's meaning; one item alone: its own
         value, which `and` would test the same), for a condition whose leading conjuncts are
         known true (Program._index_modifiers)."""
-        if len(items) == 1:
-            return self.function(items[0], sc, label, known)
         g = Gen()
         g.nn = frozenset(known)
-        body = "(True if " + " and ".join(f"({self.src(i, sc, g)})" for i in items) + " else False)"
+        body = "(" + " and ".join(f"({self.test(i, sc, g)})" for i in items) + ")"
         name = self.pool.fresh_name("f")
         return self.pool.compile(f"def {name}(m, env):\n    return {body}\n", name, label)
 
@@ -457,7 +475,10 @@ class ExprGen:
         kind = self.x.kind_of(e, sc)
         n = e.name
         if kind in ("local", "param"):
-            return self.local(n, g)
+            src = self.local(n, g)
+            if n not in g.names and src not in g.nn and self.local_facts(e, sc)[0]:
+                g.nn = g.nn | {src}     # never none in this rule: what reads it next tests nothing
+            return src
         if kind == "it":
             return self.it(g)
         if kind in ("it_field", "this_field") and n in self.p.part_labels:
@@ -520,6 +541,9 @@ class ExprGen:
         if isinstance(e, A.Call):       # a built-in as g_Call picks it: by name and arity
             b = BUILTIN_FUNCTIONS.get(e.name)
             if b is not None and len(e.args) == b.arity:
+                if e.name in ("highest", "lowest") and isinstance(e.args[0], A.ListExpr):
+                    # of a list written out, none of whose items is none: one of them
+                    return bool(e.args[0].items) and all(self.nn(i, sc, g) for i in e.args[0].items)
                 return e.name in ("count", "sum", "any") or e.name in _LIST_BUILTINS
             body = self.define_body(e, sc)
             return body is not None and self.nn(body[0], body[1], Gen())
@@ -533,7 +557,7 @@ class ExprGen:
             return True             # seats, card ids, zone keys
         if isinstance(e, A.WhereExpr):
             return self.elems_nn(e.coll, sc, g)
-        if isinstance(e, A.Name) and e.name not in g.names and self.x.kind_of(e, sc) == "local":
+        if isinstance(e, A.Name) and e.name not in g.names and self.x.kind_of(e, sc) in ("local", "param"):
             return self.local_facts(e, sc)[1]
         if isinstance(e, A.ListExpr):
             return all(self.nn(i, sc, g) for i in e.items)
@@ -550,12 +574,14 @@ class ExprGen:
 
     # A rule's local (`let fighters be players`) is known as its every binding is: the rule
     # (setup, a round, a procedure: each runs in an env of its own, which only its statements
-    # write) is looked through for every statement that gives the name a value; when each is a
-    # `let` whose value is never none (and holds no none), so is the name, wherever the rule
-    # reads it. Any other way the name may get a value (a parameter, a loop's or a choice's
-    # name, `set`/`add` of it, a pool; any text field spelling it) leaves it unknown.
+    # and, for a procedure, its calls write) is looked through for every way the name gets a
+    # value: a `let` (its value), `for each` (an element of its list), a procedure's parameter
+    # (the argument of every call of it in the game, each known where the call is: in setup or
+    # a round). When each is never none (and holds no none), so is the name, wherever the rule
+    # reads it. Any other way (a choice's name, `set`/`add` of it, a pool; any text field
+    # spelling it; a call from an ability or a procedure) leaves it unknown.
     def local_facts(self, e, sc) -> tuple[bool, bool]:
-        """(never none, no element none) of the local `e` reads, by its rule's bindings."""
+        """(never none, no element none) of the local or parameter `e` reads, by its rule's bindings."""
         rules = self.__dict__.get("_rules")
         if rules is None:
             rules = self._rules = self._index_rules()
@@ -571,16 +597,34 @@ class ExprGen:
             return memo[key]
         if key in busy:
             return True, True       # a binding from itself: as the others are (the greatest answer)
-        lets, unsafe = self._rules[1][root]
+        binds, unsafe = self._rules[1][root]
         facts = (False, False)
-        if name not in unsafe and lets.get(name):
+        if name not in unsafe and binds.get(name):
             busy.add(key)
             try:
-                sc = Scope(instance=instance)
                 nn = elems = True
-                for value in lets[name]:
-                    nn = nn and self.nn(value, sc, Gen())
-                    elems = elems and self.elems_nn(value, sc, Gen())
+                for how, value, where in binds[name]:
+                    if not (nn or elems):
+                        break
+                    if how == "arg" and (where is None or value is None):
+                        nn = elems = False      # a call whose names this cannot know
+                        break
+                    if how == "arg" and where in self._rules[4]:
+                        # a call in a procedure: a name of its own, in each instance it was typed in
+                        kinds = self._rules[5].get(id(value), ()) if isinstance(value, A.Name) else ()
+                        if not kinds or any(k not in ("local", "param") for _i, k in kinds):
+                            nn = elems = False
+                            break
+                        for inst, _k in kinds:
+                            a, b = self._local_facts(where, value.name, inst)
+                            nn, elems = nn and a, elems and b
+                        continue
+                    sc = Scope(instance=instance if how != "arg" else None)
+                    if how == "elem":           # `for each <name> in <value>`: an element
+                        nn, elems = nn and self.elems_nn(value, sc, Gen()), False
+                    else:
+                        nn = nn and self.nn(value, sc, Gen())
+                        elems = elems and self.elems_nn(value, sc, Gen())
                 facts = (nn, nn and elems)
             finally:
                 busy.discard(key)
@@ -589,31 +633,54 @@ class ExprGen:
         return facts
 
     def _index_rules(self):
-        """(node id → rule, [(lets by name, names bound otherwise)] by rule, memo)."""
+        """(node id → rule, [(bindings by name, names bound otherwise)] by rule, memo, busy)."""
         d = self.d
         roots = ([d.setup] if d.setup is not None else []) + list(d.rounds) + list(d.procedures.values())
+        procs = {id(r): i for i, r in enumerate(roots) if isinstance(r, A.ProcedureDecl)}
         where: dict = {}
         facts = []
         for i, root in enumerate(roots):
-            lets: dict = {}
+            binds: dict = {}
             unsafe: set = set()
             for node in _nodes(root):
                 where[id(node)] = i if where.get(id(node), i) == i else -1      # shared: unknown
                 if isinstance(node, A.LetStmt):
-                    lets.setdefault(node.name, []).append(node.value)
+                    binds.setdefault(node.name, []).append(("let", node.value, i))
                     continue
                 if isinstance(node, A.Name):
                     continue
+                if isinstance(node, (A.ForStmt, A.ExprMap)):    # (a map's name: while it is worked out)
+                    binds.setdefault(node.name, []).append(("elem", node.coll, i))
                 if isinstance(node, (A.SetStmt, A.AddStmt, A.SubtractStmt)) and isinstance(node.target, A.Name):
                     unsafe.add(node.target.name)
                 for f in fields(node):
                     v = getattr(node, f.name)
+                    if node is root and f.name == "params" or isinstance(node, (A.ForStmt, A.ExprMap)) and f.name == "name":
+                        continue
                     if isinstance(v, str):
                         unsafe.add(v)
                     elif isinstance(v, (list, tuple)):
                         unsafe.update(x for x in v if isinstance(x, str))
-            facts.append((lets, unsafe))
-        return where, facts, {}, set()
+            facts.append((binds, unsafe))
+        # every call of a procedure, wherever it is in the game: its arguments bind the parameters
+        for call in _every_call(d):
+            i = procs.get(id(d.procedures.get(call.name)))
+            if i is None:
+                continue
+            at = where.get(id(call))
+            known = at is not None and at >= 0
+            for n, p in enumerate(roots[i].params):
+                arg = call.args[n] if n < len(call.args) else None
+                facts[i][0].setdefault(p, []).append(("arg", arg, at if known else None))
+        for i, root in enumerate(roots):       # a parameter no call binds: unknown
+            if isinstance(root, A.ProcedureDecl):
+                for p in root.params:
+                    if not facts[i][0].get(p):
+                        facts[i][0][p] = [("arg", None, None)]
+        kinds: dict = {}        # node id → [(instance, kind)]: a name in a procedure, each instance
+        for (inst, nid), kind in d.typing.kinds.items():
+            kinds.setdefault(nid, []).append((inst, kind))
+        return where, facts, {}, set(), frozenset(procs.values()), kinds
 
     def define_body(self, e, sc):
         """(body, scope) of the define `e` calls, its parameters unknown (never none unsure);
@@ -957,7 +1024,7 @@ class ExprGen:
         if self.elems_nn(e.coll, sc, g):
             inner.nn = inner.nn | {v}
         first = self.hoisted((e.cond,), sc, g, inner)
-        cond = self.src(e.cond, sc.child(it_type=t[1] if is_list(t) else ANY), inner)
+        cond = self.test(e.cond, sc.child(it_type=t[1] if is_list(t) else ANY), inner)
         return f"[{v} {first}for {v} in {coll} if {cond}]"
 
     def g_ExprMap(self, e, sc, g):
@@ -974,12 +1041,23 @@ class ExprGen:
             inner.nn = inner.nn | {v}
         first = self.hoisted((e.expr, e.cond), inner_sc, g, inner)
         fn = self.src(e.expr, inner_sc, inner)
-        cond = f" if {self.src(e.cond, inner_sc, inner)}" if e.cond is not None else ""
+        cond = f" if {self.test(e.cond, inner_sc, inner)}" if e.cond is not None else ""
         return f"[{fn} {first}for {v} in {coll}{cond}]"
 
     # ------------------------------------------------------------------ logic and arithmetic
     def g_OrChain(self, e, sc, g):
         return "(True if " + " or ".join(f"({self.src(i, sc, g)})" for i in e.items) + " else False)"
+
+    def test(self, e, sc, g: Gen) -> str:
+        """`e` where only its truth is asked (a comprehension's `if`, a modifier's `while`): an
+        `and` / `or` / `not` of tests written bare, without the chain's `True if ... else False`
+        (the closures' `and` and `any()` ask each item's truth, as Python's `and` / `or` do)."""
+        if g.depth < MAX_DEPTH and not (g.hoist and id(e) in g.hoist):
+            if isinstance(e, A.AndChain):
+                return "(" + " and ".join(f"({self.test(i, sc, g)})" for i in e.items) + ")"
+            if isinstance(e, A.OrChain):
+                return "(" + " or ".join(f"({self.test(i, sc, g)})" for i in e.items) + ")"
+        return self.src(e, sc, g)
 
     def g_AndChain(self, e, sc, g):
         return "(True if " + " and ".join(f"({self.src(i, sc, g)})" for i in e.items) + " else False)"
@@ -1013,7 +1091,7 @@ class ExprGen:
             h = self.local_held(e.operand, sc, g) or self.held(e.operand, sc, g)
         else:
             h = self.src(e.operand, sc, g)
-        return f"(bool({h}) == {neg!r})"
+        return f"bool({h})" if neg else f"(not ({h}))"
 
     def g_IsIn(self, e, sc, g):
         if isinstance(e.coll, A.StackExpr):
@@ -1024,11 +1102,11 @@ class ExprGen:
         if t == ZONE or isinstance(e.coll, A.CardsIn) and self.x.type_of(e.coll.zone, sc) == ZONE:
             z = e.coll if t == ZONE else e.coll.zone
             h = self.local_held(z, sc, g) or self.held(z, sc, g)
-            return f"(({item} in {h}) != {neg!r})"
+            return f"({item} {'not in' if neg else 'in'} {h})"
         if isinstance(e.coll, A.CardsIn):
             z = self.src(e.coll.zone, sc, g)
             return f"(_in_zones(m, {item}, {z}, {self.span(e.coll.zone.span)}) != {neg!r})"
-        return f"(({item} in {self.collection(e.coll, sc, g)}) != {neg!r})"
+        return f"({item} {'not in' if neg else 'in'} {self.collection(e.coll, sc, g)})"
 
     def g_IsA(self, e, sc, g):
         if e.type_name in self.d.entities:

@@ -50,6 +50,9 @@ define power(p) as (top card of p's hand).rank + p's bonus
 procedure judge(fighters):
     set note to highest(power(p) for each p in fighters)
 
+procedure show(p):
+    set note to count(cards in p's hand) + (top card of p's table).rank + power(p)
+
 setup:
     shuffle deck
     for each p in players:
@@ -76,6 +79,10 @@ CASES = {
     # a procedure's parameter: unknown (its caller's list may hold none), the closure's error
     "a parameter": ("    judge([first(players where zero > 1)])\n"
                     "    end the game\n", False),
+    # a parameter every call of which passes a loop's player: known, in the procedure too
+    "a parameter from a loop": ("    for each p in players:\n"
+                                "        show(p)\n"
+                                "    end the game\n", "p"),
 }
 
 
@@ -109,7 +116,10 @@ def test_locals_play_the_same_both_ways(case):
             assert _play(game, players, seed, True) == _play(game, players, seed, False), (case, players, seed)
     sources = "\n".join(program_for(game).pool.sources)
     elements_tested = re.search(r"_x\d+ is not None", sources) is not None
-    if known:
+    if known == "p":        # (a define compiled alone, `_d..`, has a `p` of its own: unknown)
+        rules = "\n".join(s for s in program_for(game).pool.sources if not s.startswith("def _d"))
+        assert "env['p'] is not None" not in rules and "env['p'] is None" not in rules
+    elif known:
         assert "_charged_list(m, env['fighters']" in sources and not elements_tested
     else:
         assert elements_tested
