@@ -568,7 +568,8 @@ class Machine(Triggers, Decisions, Scenarios):
                     else:
                         was_up = face_up[c]
                         if not (was_up and self.zone_info[src][2]) and (was_up if face is None else True):
-                            learners = list(self._blind(src, was_up))
+                            got = self._seen_in.get((src, was_up)) if self._seen_in is not None else None
+                            learners = list(got[1] if got is not None else self._blind(src, was_up))
                 held = zones[src]
                 if held[-1] == c:
                     held.pop()
@@ -847,6 +848,25 @@ class Machine(Triggers, Decisions, Scenarios):
             if flipped:
                 self.dirty |= ZONES
                 self.ver += len(flipped)
+        elif not (log_on or remembers or self.looks):
+            # only `revealed` listens: who could see each card before it turned (`knowers`, its
+            # zone's rule looked up once; () outside a public zone), the versions counted as below
+            zone_info, card_zone = self.zone_info, st.card_zone
+            seen_in = self._seen_in or {}
+            for c in cards:
+                if face_up[c] != up:
+                    z = card_zone[c]
+                    if zone_info[z][2]:
+                        got = seen_in.get((z, face_up[c]))
+                        knew.append(got[0] if got is not None else self._seeing(z, face_up[c]))
+                        seen_in = self._seen_in
+                    else:
+                        knew.append(())
+                    face_up[c] = up
+                    flipped.append(c)
+            if flipped:
+                self.dirty |= ZONES
+                self.ver += len(flipped)
         else:
             zone_info, card_zone = self.zone_info, st.card_zone
             looks = self.looks
@@ -975,6 +995,29 @@ class Machine(Triggers, Decisions, Scenarios):
         if name in self.prog.tabled_mods:
             return self._from_table(c, name, base)
         return self._summed(c, name, base)
+
+    def modified_all(self, cards: list, name: str) -> list:
+        """`[self.modified(c, name) for c in cards]` (`the force of each card in ...`), the table
+        looked up once: with this version's table built and its work for every read within the
+        bound, the reads' work is charged at once, after their values (an error of one of them:
+        the work of the reads up to it, as reading one by one stops there); else one by one."""
+        table = self._mod_tables.get(name)
+        if table is None or table[0] != self.ver:
+            return [self.modified(c, name) for c in cards]
+        k = table[2]
+        st = self.st
+        if k and st.work + k * len(cards) > self.max_steps:
+            return [self.modified(c, name) for c in cards]
+        records, parts, out = self.cards, table[1], []
+        try:
+            for c in cards:
+                adds = parts.get(c)
+                out.append(records[c].get(name) if adds is None else self._plus(records[c].get(name), adds))
+        except BaseException:
+            st.work += k * (len(out) + 1)
+            raise
+        st.work += k * len(out)
+        return out
 
     def modified_player(self, p: int, name: str):
         """Player `p`'s attribute `name` with the active `modify <name> of <players>` abilities
@@ -1193,14 +1236,14 @@ class Machine(Triggers, Decisions, Scenarios):
     def reset_memory(self, period: str, span) -> None:
         """A new turn (or round) begins: every attribute declared `, reset each <period>` goes
         back to its starting value; the log names those that change. Most periods nothing has
-        changed: that is found first by a walk of the held dicts (`_reset_refs`, per state)."""
+        changed: that is found first, in one C-level pass, by reading every such attribute from the
+        dict that holds it (`_reset_refs`, per state: the dicts, the names, the starting values) and
+        comparing the list read with the starting values (the same `==` per attribute as below)."""
         refs = self._reset_refs
         if refs is None or refs[0] is not self.st:
             refs = self._reset_refs = (self.st, self._reset_held("turn"), self._reset_held("round"))
-        for held, name, value in refs[1] if period == "turn" else refs[2]:
-            if held.get(name) != value:
-                break
-        else:
+        helds, names, values = refs[1] if period == "turn" else refs[2]
+        if list(map(dict.get, helds, names)) == values:
             return
         changed = []
         st = self.st
@@ -1226,11 +1269,13 @@ class Machine(Triggers, Decisions, Scenarios):
             parts.append(" reset")
             self.log.emit(self, "reset", span, {"period": period, "count": len(changed)}, parts)
 
-    def _reset_held(self, period: str) -> list:
-        """(the dict that holds it, name, starting value) of each attribute reset each `period`."""
+    def _reset_held(self, period: str) -> tuple:
+        """([the dict that holds it], [name], [starting value]) of the attributes reset each `period`."""
         st = self.st
-        return [(st.game if kind == "game" else self.players[owner] if kind == "player" else self.cards[owner],
-                 name, value) for kind, owner, name, value in self.resets[period]]
+        resets = self.resets[period]
+        return ([st.game if kind == "game" else self.players[owner] if kind == "player" else self.cards[owner]
+                 for kind, owner, _name, _value in resets],
+                [name for _kind, _owner, name, _value in resets], [value for *_rest, value in resets])
 
     def begin_round(self, name: str, span) -> bool | int | None:
         """REPLACED when an `instead of round_started` takes the round's place (it does not happen)."""

@@ -114,6 +114,7 @@ def _collector(prog, entries):
     parameter names, and names the program's Pool binds (tests/test_codegen.py)."""
     pool = prog.pool
     blocks = []
+    state = ["_cz = m.st.card_zone", "_zs = m.zone_seat", "_out = m.st.out"]
     for entry in entries:
         cards = _live_cards(prog, entry)
         if not cards:
@@ -141,25 +142,29 @@ def _collector(prog, entries):
         live = ["_seat = _zs[_cz[_c]]", "if _seat is not None and not _out[_seat]:", *_indent(body)]
         if entry.key_param is not None:
             block = [f"_c = _p.get({entry.key_param!r})", f"if _c in {pool.ref(frozenset(cards), 'k')}:",
-                     *_indent(live)]
+                     *_indent(state), *_indent(live)]
         elif len(cards) == 1:
             block = [f"_c = {cards[0]!r}", *live]
         else:
             block = [f"for _c in {pool.ref(tuple(cards), 'k')}:", *_indent(live)]
-        blocks.append((entry.key_param is not None, block))
+        blocks.append((entry.key_param, block))
     if not blocks:
         return None
     name = pool.fresh_name("a")
     lines = [f"def {name}(m, _p, _fired):"]
-    state = ["_cz = m.st.card_zone", "_zs = m.zone_seat", "_out = m.st.out"]
-    if len(blocks) == 1 and blocks[0][0]:
-        # one pinned entry (`where card = this`): most events name a card it does not hold, and
-        # then nothing else is read
-        key_line, if_line, *live = blocks[0][1]
-        lines += _indent([key_line, if_line, *_indent(state), *live])
+    keys = {key for key, _block in blocks}
+    if len(keys) == 1 and None not in keys:
+        # every entry pinned by the same parameter (`where card = this`): the card it names is
+        # read once, and the state only by the entry that holds that card (most events name a
+        # card that none holds, and then nothing else is read)
+        lines.append(f"    {blocks[0][1][0]}")
+        for _key, block in blocks:
+            lines += _indent(block[1:])
     else:
         lines += _indent(state)
-        for _pinned, block in blocks:
+        for key, block in blocks:
+            if key is not None:
+                block = [line for line in block if line[4:] not in state]     # read above
             lines += _indent(block)
     return pool.compile("\n".join(lines) + "\n", name, "triggers of an event")
 
