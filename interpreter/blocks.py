@@ -162,6 +162,8 @@ def _n(k: int) -> str:
 
 
 _PLACED = re.compile("\x01([0-9]+)\x02")
+# and `_s` in it, "\x04+" for " + _s" and "\x04-" for " - _s": nothing, where no line adds to it (`block`)
+_PLUS, _MINUS = "\x04+", "\x04-"
 
 
 def _shifted(lines, by: int):
@@ -376,7 +378,7 @@ def _enter(callee: int, env: str, ind: str, k: str) -> list:
     """The lines that push a frame of `callee` with `env` and run it at once (`Machine.call_in`):
     the block goes on when it ends, and stops as after a push (watched) when it stops."""
     return [f"{ind}_r = m.call_in({callee}, {env})",
-            f"{ind}if _r < 0: return _r + 1 - {k} - _s",
+            f"{ind}if _r < 0: return _r + 1 - {k}{_MINUS}",
             f"{ind}_s += _r"]
 
 
@@ -409,6 +411,7 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
         return cache[key]
     pool = program.pool
     mask = program.check_mask if program.end_checks else 0
+    stops = f"(m.brk or m.dirty & {mask})" if mask else "m.brk"     # what a primitive that watched may have done
     targets = code.__dict__.get("_targets")
     if targets is None:
         targets = code.__dict__["_targets"] = jump_targets(code)
@@ -432,7 +435,7 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
         here, at most LOOPS passes in one call (its size counts them all). `same`: `fr.pc` is
         `t` already (the instruction before set it)."""
         kk = k + kf
-        back = f"{ind}return -{_n(kk)} - _s" if watched else f"{ind}return {_n(kk)} + _s"
+        back = f"{ind}return -{_n(kk)}{_MINUS}" if watched else f"{ind}return {_n(kk)}{_PLUS}"
         # where the lines at `t` set `fr.pc` before anything reads it, going on to them need not
         setpc = [] if same or _writes_pc_first(code, t) else [f"{ind}fr.pc = {t}"]
         if t == pc and not plain and not watched:
@@ -458,7 +461,7 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
         chained[0] = max(chained[0], code.sizes[t])
         chained[1] = max(chained[1], chain.get(t, 0) + 1)
         return [*setpc, f"{ind}_r = {pool.ref(nxt, 'b')}(m, fr)",
-                f"{ind}return {_n(kk)} + _s + _r if _r > 0 else _r - {_n(kk)} - _s"]
+                f"{ind}return {_n(kk)}{_PLUS} + _r if _r > 0 else _r - {_n(kk)}{_MINUS}"]
     kf = 0          # the instructions of the flat procedures pasted on every way through (`_pasted`, fold)
     known = None    # the pc `fr.pc` holds for sure here, on the way through
     while p < n:
@@ -469,8 +472,8 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
             op = pool.ref(code.ops[p], "op")
             out += [f"{pad}fr.pc = {p + 1}",
                     f"{pad}_w = {op}(m, fr)",
-                    f"{pad}if _w and (m.brk or m.dirty & {mask}): return -{_n(k + kf)} - _s",
-                    f"{pad}if fr.pc != {p + 1}: return {_n(k + kf)} + _s"]
+                    f"{pad}if _w and {stops}: return -{_n(k + kf)}{_MINUS}",
+                    f"{pad}if fr.pc != {p + 1}: return {_n(k + kf)}{_PLUS}"]
             ends = False
             known = p + 1
         else:
@@ -490,11 +493,11 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
                 elif what == "gotow":
                     out += onward(arg[0], ind, True)
                 elif what == "retw":
-                    out.append(f"{ind}return -{_n(k + kf)} - _s")
+                    out.append(f"{ind}return -{_n(k + kf)}{_MINUS}")
                 elif what == "watch":
                     if arg != "_w":
                         out.append(f"{ind}_w = {arg}")
-                    out.append(f"{ind}if _w and (m.brk or m.dirty & {mask}): return -{_n(k + kf)} - _s")
+                    out.append(f"{ind}if _w and {stops}: return -{_n(k + kf)}{_MINUS}")
                 elif what == "call":
                     callee, proc, span = arg
                     steps = None if proc in program.replacements else flat(program, callee)
@@ -511,10 +514,12 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
                         out.append(f"{ind}_s += m.call_flat({callee}, _i)" if fn is None
                                    else f"{ind}_s += {pool.ref(fn, 'f')}(m, _i)")
                     else:
-                        out += [f"{ind}if {proc!r} in m.prog.replacements:",
-                                f"{ind}    if '$replaced' in env: _i['$replaced'] = env['$replaced']",
-                                f"{ind}    if m.replace({proc!r}, _i, {span}): return -{_n(k + kf)} - _s",
-                                *_enter(callee, "_i", ind, _n(k + kf))]
+                        # the program's replacements are known when it is compiled (as `flat` reads them)
+                        if proc in program.replacements:
+                            out += [f"{ind}if {proc!r} in m.prog.replacements:",
+                                    f"{ind}    if '$replaced' in env: _i['$replaced'] = env['$replaced']",
+                                    f"{ind}    if m.replace({proc!r}, _i, {span}): return -{_n(k + kf)}{_MINUS}"]
+                        out += _enter(callee, "_i", ind, _n(k + kf))
                 elif what == "enter":
                     out += _enter(arg, "{}", ind, _n(k + kf))
                 else:       # pragma: no cover - a compiler bug, not a file's
@@ -608,6 +613,9 @@ def _pasted(program, callee: int, level: int, fold: bool = False):
     return cache[key]
 
 
+_COUNTED = re.compile(r"(?<!\w)_s [-+]=")     # a line adding to a block's `_s`
+
+
 def block(program, code, pc: int, plain: bool = False, inline: bool = True):
     """The function running `code` from `pc` to the end of its basic block, and the blocks it
     goes on to (`_body`); its size in instructions is `code.sizes[pc]` once built. `plain`:
@@ -617,8 +625,15 @@ def block(program, code, pc: int, plain: bool = False, inline: bool = True):
     body = _body(program, code, pc, plain, inline)
     name = pool.fresh_name(f"b{code.id}_{pc}_")
     table: dict = {}
-    out = [f"def {name}(m, fr):", "    env = fr.env", "    _s = 0", "    try:",
-           *("        " + line for line in body.lines),
+    lines, count = body.lines, ["    _s = 0"]
+    if any(_COUNTED.search(line) for line in lines):
+        lines = [line.replace(_PLUS, " + _s").replace(_MINUS, " - _s") if "\x04" in line else line
+                 for line in lines]
+    else:           # nothing adds to `_s` (always 0): the ways out return their counts alone
+        lines, count = [line.replace(_PLUS, "").replace(_MINUS, "") if "\x04" in line else line
+                        for line in lines], []
+    out = [f"def {name}(m, fr):", "    env = fr.env", *count, "    try:",
+           *("        " + line for line in lines),
            *_handler(pool.ref(table, "at"))]
     source = _located(out, table, (code.id, pc))
     try:
