@@ -42,9 +42,9 @@ def initial_state(game: Game, n: int, seed: int) -> GameState:
         start = game._cache[("start", n)] = _start(game, n)
     zones, card_zone, face_up, cards, owner, players, game_values, n_checks = start
     return GameState(
-        zones={key: held.copy() for key, held in zones.items()}, card_zone=card_zone.copy(),
-        face_up=face_up.copy(), cards=[held.copy() for held in cards], owner=owner.copy(),
-        players=[held.copy() for held in players], out=[False] * n,
+        zones=dict(zip(zones, map(list.copy, zones.values()))), card_zone=card_zone.copy(),
+        face_up=face_up.copy(), cards=list(map(dict.copy, cards)), owner=owner.copy(),
+        players=list(map(dict.copy, players)), out=[False] * n,
         game=game_values.copy(), frames=[], pending=None, result=None,
         rng=R.seed_state(seed), steps=0, round=0, active=None, checks=[False] * n_checks,
         event_n=0, step_path=[], script={}, failures=[], stack=[], used={}, windows=0, turns=0, stack_n=0,
@@ -142,7 +142,8 @@ class Engine:
         if p is None:
             raise IllegalDecision("there is no decision to make: the game " +
                                   ("is over" if self.finished else "is not waiting for anyone"))
-        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(p["options"]):
+        if (index.__class__ is not int and (not isinstance(index, int) or isinstance(index, bool))) \
+                or not 0 <= index < len(p["options"]):
             raise IllegalDecision(f"{self.player_names[p['player']]} must answer '{p['prompt']}' with an option "
                                   f"number from 0 to {len(p['options']) - 1}, not {index!r} "
                                   f"(options: {', '.join(p['labels'])})")

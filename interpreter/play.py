@@ -45,16 +45,21 @@ def run_game(game, players: int, seed: int, agents: Sequence[Agent] | None = Non
     eng = Engine(game, players=players, seed=seed, log=log, **options)
     if observe is not None:
         observe(eng)
-    while not eng.finished:
+    # what each seat's agent needs, read once (class attributes): greedy and ISMCTS search (they
+    # sample what the player may believe from the engine), most others read the view, a random
+    # agent neither
+    searches = [getattr(agent, "searches", False) for agent in agents]
+    views = [getattr(agent, "needs_view", True) for agent in agents]
+    st = eng.m.st
+    while st.result is None:        # eng.finished
         decision = eng.pending
         if decision is None:
             raise RuntimeError("the engine is neither finished nor waiting for a decision")
-        agent = agents[decision.player]
-        if getattr(agent, "searches", False):      # greedy, ISMCTS: they sample what the player may believe
-            index = agent.choose_in(eng)
+        seat = decision.player
+        if searches[seat]:
+            index = agents[seat].choose_in(eng)
         else:
-            view = eng.view(decision.player) if getattr(agent, "needs_view", True) else {}
-            index = agent.choose(view, decision)
+            index = agents[seat].choose(eng.view(seat) if views[seat] else {}, decision)
         eng.decide(index)
         if observe is not None:
             observe(eng)
