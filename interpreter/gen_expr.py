@@ -55,10 +55,11 @@ _SIMPLE_ARG = re.compile(r"_[a-z]+[0-9]+|env\['[A-Za-z0-9_$]+'\]")
 _PURE = re.compile(r"_[a-z]+[0-9]+|env\['[A-Za-z0-9_$]+'\]|-?[0-9]+")
 
 
-def _every_call(decls):
+def _every_call(decls, more=()):
     """Every procedure call statement anywhere in the declarations (rules, abilities, texts,
-    scenarios: dicts, lists and nodes opened; the checker's typing record is not)."""
-    stack = [getattr(decls, f.name) for f in fields(decls) if f.name != "typing"]
+    scenarios: dicts, lists and nodes opened; the checker's typing record is not) and in `more`
+    (every card's abilities, as it plays them)."""
+    stack = [getattr(decls, f.name) for f in fields(decls) if f.name != "typing"] + [list(more)]
     seen = set()
     while stack:
         x = stack.pop()
@@ -72,7 +73,18 @@ def _every_call(decls):
             seen.add(id(x))
             if isinstance(x, A.CallStmt):
                 yield x
-            stack.extend(getattr(x, f.name) for f in fields(x) if f.name != "span")
+            stack.extend(getattr(x, f) for f in _field_names(type(x)))
+
+
+_FIELDS: dict = {}
+
+
+def _field_names(cls) -> tuple:
+    """A node class's field names but its span, once per class."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls) if f.name != "span")
+    return names
 
 
 # ---------------------------------------------------------------------- helpers the code calls
@@ -653,9 +665,9 @@ class ExprGen:
                     binds.setdefault(node.name, []).append(("elem", node.coll, i))
                 if isinstance(node, (A.SetStmt, A.AddStmt, A.SubtractStmt)) and isinstance(node.target, A.Name):
                     unsafe.add(node.target.name)
-                for f in fields(node):
-                    v = getattr(node, f.name)
-                    if node is root and f.name == "params" or isinstance(node, (A.ForStmt, A.ExprMap)) and f.name == "name":
+                for f in _field_names(type(node)):
+                    v = getattr(node, f)
+                    if node is root and f == "params" or isinstance(node, (A.ForStmt, A.ExprMap)) and f == "name":
                         continue
                     if isinstance(v, str):
                         unsafe.add(v)
@@ -663,7 +675,7 @@ class ExprGen:
                         unsafe.update(x for x in v if isinstance(x, str))
             facts.append((binds, unsafe))
         # every call of a procedure, wherever it is in the game: its arguments bind the parameters
-        for call in _every_call(d):
+        for call in _every_call(d, [card.bound for card in self.p.game.cards]):
             i = procs.get(id(d.procedures.get(call.name)))
             if i is None:
                 continue
@@ -808,6 +820,8 @@ class ExprGen:
         one = self.possessive(v, t[1], e.name, inner)
         if one is None:
             return None
+        if one == f"m.modified({v}, {e.name!r})":     # a modified field of cards: the table looked up once
+            return f"m.modified_all({coll}, {e.name!r})"
         return f"[{one} for {v} in {coll}]"
 
     def held(self, e, sc, g) -> str:
