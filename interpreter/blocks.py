@@ -145,11 +145,11 @@ def _located(lines: list, table: dict, default: tuple) -> str:
     return "\n".join(out) + "\n"
 
 
-def _handler(table_name: str) -> list:
+def _handler(table_name: str, default: tuple) -> list:
     """The lines of a generated function's `except`: the instruction an error came from, by
     the line it passed through here at (`_located`), unless a deeper function named it first."""
     return ["    except BaseException as _e:",
-            f"        if m.at is None: m.at = {table_name}[_e.__traceback__.tb_lineno]",
+            f"        if m.at is None: m.at = {table_name}.get(_e.__traceback__.tb_lineno, {default!r})",
             "        raise"]
 
 
@@ -337,7 +337,7 @@ def flat_fn(program, code_id: int):
     out = [f"def {name}(m, env):", "    _fs = m.st.frames",
            f"    if len(_fs) >= {MAX_FRAMES}: raise m._too_deep({code_id})",
            f"    fr = {pool.ref(Frame, 'k')}({code_id}, 0, env)", "    _fs.append(fr)",
-           f"    _s = {count}", "    try:", *body, *_handler(pool.ref(table, "at")),
+           f"    _s = {count}", "    try:", *body, *_handler(pool.ref(table, "at"), (code_id, 0)),
            "    _fs.pop()",
            "    return _s"]
     source = _located(out, table, (code_id, 0))
@@ -360,7 +360,7 @@ def flat_fn(program, code_id: int):
     table = {}
     out = [f"def {fast}(m, env):",
            f"    if len(m.st.frames) > {MAX_FRAMES - flat_depth(program, code_id)}: return {pool.ref(fn, 'f')}(m, env)",
-           f"    _s = {count}", "    try:", *body, *_handler(pool.ref(table, "at")),
+           f"    _s = {count}", "    try:", *body, *_handler(pool.ref(table, "at"), (code_id, 0)),
            "    return _s"]
     source = _located(out, table, (code_id, 0))
     try:
@@ -634,7 +634,7 @@ def block(program, code, pc: int, plain: bool = False, inline: bool = True):
                         for line in lines], []
     out = [f"def {name}(m, fr):", "    env = fr.env", *count, "    try:",
            *("        " + line for line in lines),
-           *_handler(pool.ref(table, "at"))]
+           *_handler(pool.ref(table, "at"), (code.id, pc))]
     source = _located(out, table, (code.id, pc))
     try:
         fn = pool.compile(source, name, code.name)
