@@ -799,11 +799,23 @@ class ExprGen:
             return None             # a card's parts, a part's field: the closure reads them (interpreter/parts.py)
         return self.card_field(owner, name, g)
 
+    def top_field(self, top, name: str, sc, g: Gen) -> str | None:
+        """`(top card of Z).name`: the field read straight from the card on top, none when Z is
+        empty (the card itself is never none there): one test, not two."""
+        if not isinstance(top, A.TopCard) or name in self.p.part_labels or self.x.type_of(top, sc) != CARD:
+            return None
+        h = self.local_held(top.zone, sc, g) or self.held(top.zone, sc, g)
+        t = g.var()
+        card = f"{t}[{-1 if top.place == 'top' else 0}]"
+        return f"({self.card_field_of(card, name)} if ({t} := {h}) else None)"
+
     def g_FieldAccess(self, e, sc, g):
-        return self.possessive(self.src(e.obj, sc, g), self.x.type_of(e.obj, sc), e.name, g, zones=False)
+        return (self.top_field(e.obj, e.name, sc, g)
+                or self.possessive(self.src(e.obj, sc, g), self.x.type_of(e.obj, sc), e.name, g, zones=False))
 
     def g_Possessive(self, e, sc, g):
-        return self.possessive(self.src(e.owner, sc, g), self.x.type_of(e.owner, sc), e.name, g)
+        return (self.top_field(e.owner, e.name, sc, g)
+                or self.possessive(self.src(e.owner, sc, g), self.x.type_of(e.owner, sc), e.name, g))
 
     def g_Your(self, e, sc, g):
         return self.possessive("env['$you']", PLAYER, e.name, g)

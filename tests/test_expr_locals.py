@@ -149,3 +149,17 @@ def test_modifiers_read_this_once_and_untested():
     assert "for _h" in text
     # `kin = 1` is fixed: the cards without it are left out, and the condition left is the rest
     assert len(mods) == 2 and mods[0].cond is not None
+
+
+def test_a_field_of_the_top_card_reads_the_card_once():
+    """`(top card of Z).field` is one test of Z's emptiness, none when it is empty, as before."""
+    game = _game("    move cards in seat 1's table to seat 2's table\n"
+                 "    set note to (top card of seat 2's table).rank + (bottom card of seat 2's table).kin\n"
+                 "    set note to (top card of seat 1's table).rank\n"
+                 "    end the game\n")
+    for players in (2, 3):
+        for seed in range(3):
+            assert _play(game, players, seed, True) == _play(game, players, seed, False), (players, seed)
+    sources = "\n".join(program_for(game).pool.sources)
+    assert re.search(r"m\.cards\[_t\d+\[-1\]\]\['rank'\] if \(_t\d+ := ", sources)
+    assert re.search(r"m\.cards\[_t\d+\[0\]\]\['kin'\] if \(_t\d+ := ", sources)
