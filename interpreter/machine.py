@@ -431,7 +431,7 @@ class Machine(Triggers, Decisions, Scenarios):
             # coming into a public zone (set below): the mode's tests are not made again
             tally = None
             tallied = False
-            plain = not (public and self.move_triggers)
+            plain = not (public and self.move_triggers) or (face == "down" and key in self.plain_down)
         else:
             # where the cards came from matters only to the log, the tally's card tracking and to
             # `moved` / `revealed` triggers
@@ -553,7 +553,10 @@ class Machine(Triggers, Decisions, Scenarios):
             else:
                 self.quiet, self.noted = st, None
             self.plain = {k: seat for k, (d, seat, p) in self.zone_info.items() if d.capacity is None and not p}
-            self.plain_down = {k: seat for k, (d, seat, _p) in self.zone_info.items() if d.capacity is None}
+            # a card laid face down is revealed to nobody: `revealed` with nothing revealed does
+            # nothing, unless a window opens after it
+            self.plain_down = self.plain if self.prog.windows_after.get(REVEALED) else \
+                {k: seat for k, (d, seat, _p) in self.zone_info.items() if d.capacity is None}
         if not (remembers or self.log.on):
             # watched by what listens to `moved` / `revealed`, the tally, a cap or a look: as
             # below and in `_moved`, without the log's lists

@@ -117,7 +117,23 @@ def reveal_window(tmp_path_factory):
     return str(path)
 
 
-def test_an_empty_revealed_still_opens_its_window(reveal_window):
+def _by_plain_down(monkeypatch):
+    """A face-down move's code reading `plain_down` (as compile_stmt.py may)."""
+    quiet_move = compile_stmt._quiet_move
+
+    def by_plain_down(many, place, face, span, **kw):
+        lines = quiet_move(many, place, face, span, **kw)
+        if face == "down":
+            lines = tuple(line.replace("m.plain.get(", "m.plain_down.get(").replace("m.plain[", "m.plain_down[")
+                          .replace("_k in m.plain", "_k in m.plain_down") for line in lines)
+        return lines
+    monkeypatch.setattr(compile_stmt, "_quiet_move", by_plain_down)
+
+
+@pytest.mark.parametrize("plain_down", [False, True])
+def test_an_empty_revealed_still_opens_its_window(reveal_window, plain_down, monkeypatch):
+    if plain_down:      # a window opens after `revealed`: a face-down move into the pile is no plain move
+        _by_plain_down(monkeypatch)
     game = load_game(reveal_window)
     for seed, steps in enumerate(STEPS_BEFORE):
         for log in (False, True):
@@ -133,7 +149,7 @@ def test_a_game_that_listens_to_revealed_alone_moves_into_hidden_zones_in_its_co
     public = {k for k, (_d, _s, p) in m.zone_info.items() if p}
     assert m.quiet is m.st and m.noted is None
     assert m.plain and not set(m.plain) & public
-    assert set(m.plain_down) == set(m.zone_info)       # no zone of this game has a cap
+    assert set(m.plain_down) == set(m.zone_info)       # no zone of this game has a cap, no window
     eng = run_game(game, 2, 1, log=True)
     assert eng.m.noted is eng.m.st and eng.m.quiet is None
 
@@ -147,14 +163,7 @@ def test_a_remembering_game_keeps_every_move_in_machine_move():
 def test_face_down_moves_by_plain_down_end_as_machine_move_does(monkeypatch):
     """A face-down move's code reading `plain_down` (as compile_stmt.py may) leaves the game, the log
     and the tally as `Machine.move` does."""
-    quiet_move = compile_stmt._quiet_move
-
-    def by_plain_down(many, place, face, span, **kw):
-        lines = quiet_move(many, place, face, span, **kw)
-        if face == "down":
-            lines = tuple(line.replace("m.plain.get(", "m.plain_down.get(") for line in lines)
-        return lines
-    monkeypatch.setattr(compile_stmt, "_quiet_move", by_plain_down)
+    _by_plain_down(monkeypatch)
     game = load_game(str(ROOT / "games" / "battlefield_space.cards"))
     for seed in range(3):
         for log in (False, True):
