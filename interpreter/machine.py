@@ -1244,9 +1244,9 @@ class Machine(Triggers, Decisions, Scenarios):
         comparing the list read with the starting values (the same `==` per attribute as below)."""
         refs = self._reset_refs
         if refs is None or refs[0] is not self.st:
-            refs = self._reset_refs = (self.st, self._reset_held("turn"), self._reset_held("round"))
-        helds, names, values = refs[1] if period == "turn" else refs[2]
-        if list(map(dict.get, helds, names)) == values:
+            refs = self._reset_refs = (self.st, {"turn": self._reset_held("turn"), "round": self._reset_held("round")})
+        held = refs[1][period]
+        if held is None or list(map(dict.get, held[0], held[1])) == held[2]:
             return
         changed = []
         st = self.st
@@ -1272,10 +1272,13 @@ class Machine(Triggers, Decisions, Scenarios):
             parts.append(" reset")
             self.log.emit(self, "reset", span, {"period": period, "count": len(changed)}, parts)
 
-    def _reset_held(self, period: str) -> tuple:
-        """([the dict that holds it], [name], [starting value]) of the attributes reset each `period`."""
+    def _reset_held(self, period: str) -> tuple | None:
+        """([the dict that holds it], [name], [starting value]) of the attributes reset each `period`
+        (None: there are none)."""
         st = self.st
         resets = self.resets[period]
+        if not resets:
+            return None
         return ([st.game if kind == "game" else self.players[owner] if kind == "player" else self.cards[owner]
                  for kind, owner, _name, _value in resets],
                 [name for _kind, _owner, name, _value in resets], [value for *_rest, value in resets])
