@@ -243,17 +243,49 @@ def _flat_body(program, code, pad0: str, framed: bool, paste: int = 0):
     the jump), so that the caller adds it once: the instructions run, as one at a time."""
     pool = program.pool
     srcs = code.srcs
-    skippable = set()           # the instructions some jump forward passes over
+    jumps = [(q, line[1][0]) for q, snip in enumerate(srcs) for line in snip.lines
+             if not isinstance(line, str) and line[0] in ("goto", "gotow")]
+    # an instruction that is only `if X: jump to t`, whose span of instructions no other jump
+    # enters or leaves, is written `if X: ... else: <the instructions up to t>` instead
+    nested = {}
     for q, snip in enumerate(srcs):
-        for line in snip.lines:
-            if not isinstance(line, str) and line[0] in ("goto", "gotow"):
-                skippable.update(range(q + 1, line[1][0]))
+        lines = snip.lines
+        if (len(lines) == 2 and isinstance(lines[0], str) and lines[0].startswith("if ") and lines[0].endswith(":")
+                and not isinstance(lines[1], str) and lines[1][0] == "goto" and lines[1][2] == "    "
+                and not (snip.pc and framed)):
+            t = lines[1][1][0]
+            if t > q + 1 and all(not (q < t2 < t) if q2 < q else (t2 <= t if q2 < t else True)
+                                 for q2, t2 in jumps if q2 != q):
+                nested[q] = t
+    skippable = set()           # the instructions some other jump forward passes over
+    inside = set()              # those in the else of a nested one: run or not, as it decides
+    for q, t in jumps:
+        (inside if nested.get(q) == t else skippable).update(range(q + 1, t))
     out = [f"{pad0}_to = 0"] if skippable else []
     count = len(srcs)
+    ends = []                   # (the instruction a nested else ends before, the indentation after it, where it began)
+    base = pad0
+
+    def close() -> str:
+        """End the innermost nested else (`pass` in it, if its instructions wrote nothing)."""
+        _, after, at = ends.pop()
+        if all(line.lstrip().startswith("#@") for line in out[at:]):
+            out.append(out[at - 1][:-len("else:")] + "    pass")
+        return after
     for p, snip in enumerate(srcs):
-        out.append(pad0 + _mark(code.id, p))
-        pad = pad0
+        while ends and ends[-1][0] == p:
+            base = close()
+        out.append(base + _mark(code.id, p))
+        pad = base
         lines = snip.lines
+        if p in nested:
+            if p in skippable:
+                out.append(f"{pad}if _to <= {p}:")
+                pad += "    "
+            out += [pad + lines[0], f"{pad}    _s -= {nested[p] - p - 1}", f"{pad}else:"]
+            ends.append((nested[p], base, len(out)))
+            base = pad + "    "
+            continue
         if len(lines) == 1 and not isinstance(lines[0], str) and lines[0][0] == "goto" and lines[0][1][0] == p + 1:
             lines = ()                  # a jump to the next instruction (the end of an if's branch): nothing to do
         if not lines and not (snip.pc and framed):
@@ -281,7 +313,7 @@ def _flat_body(program, code, pad0: str, framed: bool, paste: int = 0):
             elif what == "call":
                 callee = arg[0]
                 # a call every run of the procedure makes: its count is added with this one's
-                fold = not indent and p not in skippable
+                fold = not indent and p not in skippable and p not in inside
                 pasted = _pasted(program, callee, paste, fold) if paste else None
                 if pasted is not None:
                     out += [ind + line for line in pasted[0]]
@@ -295,6 +327,8 @@ def _flat_body(program, code, pad0: str, framed: bool, paste: int = 0):
                 return None
         if out[-1].endswith(":"):      # pragma: no cover - a snippet whose lines were all directives dropped
             out.append(f"{pad}pass")
+    while ends:
+        close()
     return out, count
 
 

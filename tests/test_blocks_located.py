@@ -24,9 +24,15 @@ player has:
     rounds: number = 0
 
 procedure inner(p, d):
-    "Flat: a jump passes over an instruction, then a division."
+    "Flat: jumps pass over instructions (an if, one inside it, an if-else), then a division."
     if d = 1:
         add 1 to p's points
+        if d > 0:
+            add 1 to p's points
+    if d = 2:
+        add 2 to p's points
+    else:
+        add 3 to p's points
     set p's points to 10 / d
 
 procedure outer(p, d):
@@ -64,12 +70,18 @@ def _play(text: str, fused: bool):
         Machine.fused = was
 
 
+def _line(text: str) -> str:
+    return f"located.cards:{GAME.splitlines().index(text) + 1}:"
+
+
 @pytest.mark.parametrize("inner, own, where", [
     (5, 1, None),                   # no error: the same log and the same steps
-    (0, 1, "located.cards:12:"),    # in the pasted flat procedure, after a jump passed over one
-    (5, 0, "located.cards:24:"),    # in the block's own instruction, after the pasted ones
+    (2, 1, None),
+    (0, 1, "    set p's points to 10 / d"),     # in the pasted flat procedure, past its jumps
+    (5, 0, "    set first(players)'s points to 7 / OWN"),   # in the block's own instruction
 ])
 def test_fused_blocks_stop_count_and_locate_as_one_at_a_time(inner, own, where):
+    where = where and _line(where)
     text = GAME.replace("INNER", str(inner)).replace("OWN", str(own))
     fused = _play(text, True)
     assert fused[:2] == _play(text, False)[:2]
