@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.registry import STATEMENT, dispatch
-from cardsmith.dsl.types import ANY, PLAYER, ZONE, Scope, is_list, is_part, part_decl
+from cardsmith.dsl.types import ANY, CARD, PLAYER, ZONE, Scope, is_list, is_part, part_decl
 
 from cardsmith.dsl.registry import ELIMINATED, FLIPPED, MOVED, REVEALED, STEP_ENDED, STEP_STARTED, TURN_STARTED
 
@@ -110,54 +110,108 @@ def skip_step(m, kind: str, name: str, span) -> None:
         m.log.emit(m, "skip", span, {"name": name}, f"{kind} {name} is skipped")
 
 
-def _quiet_move(many: bool, place: str, face, span: str) -> tuple:
+def _quiet_move(many: bool, place: str, face, span: str, *, typed: bool = False, top: str | None = None,
+                clear: str | None = None, seat: str = "any") -> tuple:
     """A move as source where nobody watches moves but the log and the tally's card tracking
     (`Machine.quiet`, `Machine.noted`, set by `Machine.move`) and the zone is not capped
     (`Machine.plain`, its owner's seat): `Machine.move`'s loop written out, one card or, for a
     list, each in turn, then, where they watch, what it tells the log and the tally (`noted1`,
     `noted_all`: several cards; a list of one goes to `Machine.move`, which tells them as one
     card); any other move falls to the `else:` that calls `Machine.move`. Lines indented 4, to
-    follow `_k = <zone>`; the value is in `_w` either way."""
+    follow `_k = <zone>`; the value is in `_w` either way.
+
+    What the model says leaves tests out, never changes where a card ends or what is told:
+    `typed`: the value is a card (its type is `card`), or a list (`many`), so no `isinstance`;
+    `top`: one card that is the last (`top`) or first card of the list `_mh` (the zone it lies
+    in): it is popped, not looked for; `clear`: a list that is every card of some zones (`"_mh"`:
+    the one zone's list in `_mh`; `"_mzs"`: their keys, in `_mzs`), so those zones are emptied and
+    the cards put down at once, in the order `Machine.move`'s loop leaves them (the destination
+    may be one of those zones: it is emptied first); `seat`: what the destination's seat is,
+    known from its declaration: "none" (a shared zone: no card gets an owner there), "int" (a
+    zone per player or entity: its seat, `m.plain[_k]`, is read only for a card that has no owner
+    yet), else "any" (`_mo`, tested).
+    """
     put = "insert(0, {})" if place == "bottom" else "append({})"
+    up = None if face is None else face == "up"
+    # the zone is plain (no cap: `Machine.plain`, or `plain_down` for a card laid face down, which
+    # reveals it to nobody) and, where its seat is not known, `_mo` is its seat
+    zones = "m.plain_down" if face == "down" else "m.plain"
+    plain = f"_k in {zones}" if seat != "any" else f"(_mo := {zones}.get(_k, False)) is not False"
+    own1 = {"none": (), "int": (f"        if _mt.owner[_c] is None: _mt.owner[_c] = {zones}[_k]",),
+            "any": ("        if _mo is not None and _mt.owner[_c] is None: _mt.owner[_c] = _mo",)}[seat]
+    own_each = {"none": (), "int": ("                if _mn[_mc] is None: _mn[_mc] = _mo",),
+                "any": ("                if _mo is not None and _mn[_mc] is None: _mn[_mc] = _mo",)}[seat]
+    owner = seat != "none"
+    own_load = (("            _mn = _mt.owner",) + ((f"            _mo = {zones}[_k]",) if seat == "int" else ())
+                if owner else ())
     if not many:
-        return ("    if ((_mq := m.quiet is m.st) or m.noted is m.st) and not isinstance(_c, list) "
-                "and (_mo := m.plain.get(_k, False)) is not False:",
-                "        _mz = m.zones",
+        head = "((_mq := m.quiet is m.st) or m.noted is m.st)"
+        if not typed:
+            head += " and not isinstance(_c, list)"
+        if top is not None:
+            take = ("        if not _mq:",
+                    "            _ms = _my[_c]",
+                    "            _mu = _mt.face_up[_c]",
+                    f"        _mh.pop({'' if top == 'top' else '0'})")
+        else:
+            take = ("        _ms = _my[_c]",
+                    "        _mu = _mt.face_up[_c]",
+                    "        _mh = m.zones[_ms]",
+                    "        if _mh[-1] == _c: _mh.pop()",
+                    "        else: _mh.remove(_c)")
+        return (f"    if {head} and {plain}:",
                 "        _mt = m.st",
                 "        _my = _mt.card_zone",
-                "        _ms = _my[_c]",
-                "        _mu = _mt.face_up[_c]",
-                "        _mh = _mz[_ms]",
-                "        if _mh[-1] == _c: _mh.pop()",
-                "        else: _mh.remove(_c)",
-                f"        _mz[_k].{put.format('_c')}",
+                *take,
+                f"        m.zones[_k].{put.format('_c')}",
                 "        _my[_c] = _k",
-                *((f"        _mt.face_up[_c] = {face == 'up'!r}",) if face is not None else ()),
-                "        if _mo is not None and _mt.owner[_c] is None: _mt.owner[_c] = _mo",
+                *((f"        _mt.face_up[_c] = {up!r}",) if up is not None else ()),
+                *own1,
                 f"        m.dirty |= {ZONES}",
                 "        m.ver += 1",
                 f"        if not _mq: m.noted1(_c, _ms, _mu, _k, {place!r}, {face!r}, {span})",
                 "        _w = True")
-    return ("    if isinstance(_c, list) and ((_mq := m.quiet is m.st) or (m.noted is m.st and len(_c) > 1)) "
-            "and (_mo := m.plain.get(_k, False)) is not False:",
+    head = "((_mq := m.quiet is m.st) or (m.noted is m.st and len(_c) > 1))"
+    if not typed:
+        head = "isinstance(_c, list) and " + head
+    if clear is not None:
+        # every card of the source zones moves: empty them, then put the cards down in the order
+        # the loop would (at the bottom, one at a time: the list reversed)
+        per_card = (*((f"                _mf[_mc] = {up!r}",) if up is not None else ()), *own_each)
+        body = ("            _mz = m.zones",
+                "            _mt = m.st",
+                "            _my = _mt.card_zone",
+                *(("            _mf = _mt.face_up",) if up is not None else ()),
+                *own_load,
+                "            if not _mq: _mss = [_my[_mc] for _mc in _c]",
+                *(("            _mh.clear()",) if clear == "_mh" else
+                  (f"            for _ms in {clear}: _mz[_ms].clear()",)),
+                ("            _mz[_k].extend(_c)" if place != "bottom" else "            _mz[_k][:0] = _c[::-1]"),
+                *(("            for _mc in _c:",
+                   "                _my[_mc] = _k",
+                   *per_card) if per_card else
+                  ("            for _mc in _c: _my[_mc] = _k",)))
+    else:
+        body = ("            _mz = m.zones",
+                "            _mt = m.st",
+                "            _my = _mt.card_zone",
+                *(("            _mf = _mt.face_up",) if up is not None else ()),
+                *own_load,
+                "            _md = _mz[_k]",
+                "            _mss = []",
+                "            for _mc in _c:",
+                "                _ms = _my[_mc]",
+                "                _mh = _mz[_ms]",
+                "                if _mh[-1] == _mc: _mh.pop()",
+                "                else: _mh.remove(_mc)",
+                "                if not _mq: _mss.append(_ms)",
+                f"                _md.{put.format('_mc')}",
+                "                _my[_mc] = _k",
+                *((f"                _mf[_mc] = {up!r}",) if up is not None else ()),
+                *own_each)
+    return (f"    if {head} and {plain}:",
             "        if _c:",
-            "            _mz = m.zones",
-            "            _mt = m.st",
-            "            _my = _mt.card_zone",
-            "            _mf = _mt.face_up",
-            "            _mn = _mt.owner",
-            "            _md = _mz[_k]",
-            "            _mss = []",
-            "            for _mc in _c:",
-            "                _ms = _my[_mc]",
-            "                _mh = _mz[_ms]",
-            "                if _mh[-1] == _mc: _mh.pop()",
-            "                else: _mh.remove(_mc)",
-            "                if not _mq: _mss.append(_ms)",
-            f"                _md.{put.format('_mc')}",
-            "                _my[_mc] = _k",
-            *((f"                _mf[_mc] = {face == 'up'!r}",) if face is not None else ()),
-            "                if _mo is not None and _mn[_mc] is None: _mn[_mc] = _mo",
+            *body,
             f"            m.dirty |= {ZONES}",
             "            m.ver += 1",
             f"            if not _mq: m.noted_all(_c, _mss, _k, {place!r}, {face!r}, {span})",
@@ -177,6 +231,15 @@ class StmtCompiler:
         self.x = exprs
         self.g = gen                # interpreter/gen_expr.py: expressions as source, for the snippets
         self.d = program.game.decls
+        # Which codes' envs may hold `$you` / `$this` (`s_CallStmt`): an ability's always; the
+        # setup's, a round's, an end check's, a scenario's (`_bare`) and a procedure's only once
+        # they are `_open`: one of them sets `$you` (a secret choice), or an open code calls the
+        # procedure. Until then a call there is written without passing them on, and kept in
+        # `_lean` (code id -> [(pc, the full snippet)]) with its callee (`_callees`), to be put
+        # back if the code opens. Every code is compiled before a game runs (`Program`).
+        self._open: set = set()
+        self._lean: dict = {}
+        self._callees: dict = {}
 
     def block(self, body, ctx: Ctx) -> None:
         for st in body:
@@ -213,17 +276,60 @@ class StmtCompiler:
                 raise no_zone(s.to.span)
             return m.move(cards if isinstance(cards, list) else [cards], key, place, face, span)
         g = Gen()
-        many = is_list(self.x.type_of(s.what, ctx.sc))
-        src = Snippet((f"_c = {self.gx(s.what, ctx, g)}",
+        t = self.x.type_of(s.what, ctx.sc)
+        many = is_list(t)
+        pre, value, shape = self._move_source(s.what, many, ctx, g)
+        ks = self.k(span)
+        src = Snippet((*pre,
+                       f"_c = {value}",
                        "if _c is not None:",
                        f"    _k = {self.gx(s.to, ctx, g)}",
                        f"    if _k is None: _raise_no_zone({self.k(s.to.span)})",
-                       *_quiet_move(many, place, face, self.k(span)),
-                       f"    else: _w = m.move(_c if isinstance(_c, list) else [_c], _k, {place!r}, {face!r}, "
-                       f"{self.k(span)})",
+                       *_quiet_move(many, place, face, ks, typed=many or t == CARD, seat=self._seat(s.to, ctx),
+                                    **shape),
+                       f"    else: _w = m.move({'_c' if many else '[_c]' if t == CARD else '_c if isinstance(_c, list) else [_c]'}, "
+                       f"_k, {place!r}, {face!r}, {ks})",
                        ("watch", "_w", "    ")), effect=(ZONES, (MOVED, REVEALED)))
         ctx.code.emit(move, span, ("move", s.what, " → ", f"{s.place} of " if s.place else "", s.to,
                                    f" face {face}" if face else ""), src)
+
+    def _move_source(self, e, many: bool, ctx, g) -> tuple:
+        """(lines before, the moved value's source, what `_quiet_move` may know of where the cards
+        lie): `top card of Z` is the last of Z's list, held in `_mh` (`g_TopCard`'s meaning, its
+        list named); `cards in Z` is all of Z's list, and `cards in every Z` all of those zones'
+        (`g_CardsIn`'s meaning); any other value as `ExprGen.src` writes it."""
+        sc, x = ctx.sc, self.x
+        if not many and isinstance(e, A.TopCard) and x.type_of(e, sc) == CARD:
+            g.depth += 1
+            h = self.g.local_held(e.zone, sc, g) or self.g.held(e.zone, sc, g)
+            g.depth -= 1
+            return (f"_mh = {h}",), f"(_mh[{-1 if e.place == 'top' else 0}] if _mh else None)", {"top": e.place}
+        if many and isinstance(e, A.CardsIn):
+            zt = x.type_of(e.zone, sc)
+            if zt == ZONE:
+                g.depth += 1
+                h = self.g.local_held(e.zone, sc, g) or self.g.held(e.zone, sc, g)
+                g.depth -= 1
+                return (f"_mh = {h}",), "list(_mh)", {"clear": "_mh"}
+            if (isinstance(e.zone, A.EveryZone) and e.zone.name in self.d.zones
+                    and self.d.zones[e.zone.name].per_entity is None and self.g.nn(e.zone, sc, g)):
+                keys = self.g.src(e.zone, sc, g)
+                return (f"_mzs = {keys}",), "[_mc for _ms in _mzs for _mc in m.zones[_ms]]", {"clear": "_mzs"}
+        return (), self.gx(e, ctx, g), {}
+
+    def _seat(self, to, ctx) -> str:
+        """What the seat of zone `to` is (`_quiet_move`'s `seat`), from the declaration it names:
+        a shared zone's key has none, a zone per player's or per entity's key a seat (`key_seat`)."""
+        if isinstance(to, A.Name) and self.x.kind_of(to, ctx.sc) == "zone":     # written as its key
+            zd = self.d.zones.get(to.name)
+            if zd is not None and not zd.per_player and zd.per_entity is None:
+                return "none"
+        elif isinstance(to, (A.Possessive, A.Your)) and self.x.type_of(to, ctx.sc) == ZONE and (
+                isinstance(to, A.Your) or self.x.type_of(to.owner, ctx.sc) == PLAYER):     # a player's zone
+            zd = self.d.zones.get(to.name)
+            if zd is not None and zd.per_player:
+                return "int"
+        return "any"
 
     def s_ShuffleStmt(self, s, ctx):
         z = self.cx(s.zone, ctx)
@@ -518,11 +624,44 @@ class StmtCompiler:
         name, span = s.name, s.span
         g = Gen()
         inner_src = ", ".join(f"{p!r}: {self.gx(a, ctx, g)}" for p, a in zip(proc.params, s.args))
-        src = Snippet((f"_i = {{{inner_src}}}",
-                       "if '$you' in env: _i['$you'] = env['$you']",
-                       "if '$this' in env: _i['$this'] = env['$this']",
-                       ("call", (code_id, name, self.k(span)), "")))
-        ctx.code.emit(call, s.span, ("call", f"{name}(", tuple(s.args), ")"), src)
+        passed = ("if '$you' in env: _i['$you'] = env['$you']",
+                  "if '$this' in env: _i['$this'] = env['$this']")
+        full = Snippet((f"_i = {{{inner_src}}}", *passed, ("call", (code_id, name, self.k(span)), "")))
+        desc = ("call", f"{name}(", tuple(s.args), ")")
+        here = ctx.code.id
+        if here not in self._open and self._closable(ctx.sc):
+            # nothing has put `$you` or `$this` in this code's env (so far: `_open`): the tests are
+            # false, and left out
+            pc = ctx.code.emit(call, s.span, desc, Snippet((full.lines[0], full.lines[-1])))
+            self._lean.setdefault(here, []).append((pc, full))
+            self._callees.setdefault(here, []).append(code_id)
+        else:
+            ctx.code.emit(call, s.span, desc, full)
+            self._open_code(code_id)
+
+    @staticmethod
+    def _closable(sc) -> bool:
+        """Whether a code compiled in scope `sc` starts with no `$you` / `$this`: the game's setup,
+        a round, an end check or a scenario, which the engine pushes with an empty env
+        (`Program._compile_main`, `Machine._check_end`), or a procedure (given what its callers
+        pass: `_open`); not an ability's."""
+        if sc.in_ability or sc.rule is not None or sc.this_type is not None or sc.you:
+            return False
+        return sc.instance is None or sc.instance[0] == "procedure"
+
+    def _open_code(self, code_id: int) -> None:
+        """Code `code_id`'s env may hold `$you` / `$this` from now: its calls pass them on (their
+        full snippets put back), so their callees' may too."""
+        todo = [code_id]
+        while todo:
+            cid = todo.pop()
+            if cid in self._open:
+                continue
+            self._open.add(cid)
+            srcs = self.p.codes[cid].srcs
+            for pc, full in self._lean.pop(cid, ()):
+                srcs[pc] = full
+            todo.extend(self._callees.pop(cid, ()))
 
     def s_RollStmt(self, s, ctx):
         n = self.cx(s.count, ctx)
@@ -882,7 +1021,8 @@ class StmtCompiler:
             return began
         ks = self.k(span)
         ctx.code.emit(begin, span, ("begin_step", f"{kind} {quote(name)}; skipped or replaced → ", after),
-                      Snippet((f"if {name!r} in m.st.skips:",
+                      # (no step is to be skipped, most of a game: one test of the list)
+                      Snippet((f"if m.st.skips and {name!r} in m.st.skips:",
                                f"    {self.k(skip_step)}(m, {kind!r}, {name!r}, {ks})",
                                ("gotow", after, "    "),
                                # what `begin_step` does when no rule listens to the step beginning
@@ -944,6 +1084,7 @@ class StmtCompiler:
         lst, idx, picks = ctx.fresh("who"), ctx.fresh("i"), ctx.fresh("picks")
         before = ctx.fresh("you")       # `you` before the statement: [player], or [] when there was none
         prompt, name, span = s.prompt or f"Secretly choose {s.name}", s.name, s.span
+        self._open_code(ctx.code.id)    # this code sets `$you` (and a `stop` may leave it set)
 
         def start(m, fr):
             env = fr.env
