@@ -432,6 +432,16 @@ class Machine(Triggers, Decisions, Scenarios):
             tally = None
             tallied = False
             plain = not (public and self.move_triggers) or (face == "down" and key in self.plain_down)
+            if not plain and key in self.plain_down:
+                # nor does a move reveal a card that lies face up in a public zone already, or will
+                # lie face down (`_unaware`): such a move is plain too
+                zone_info = self.zone_info
+                plain = True
+                for c in cards:
+                    up = face_up[c]
+                    if not ((up and zone_info[card_zone[c]][2]) or not (up if face is None else face == "up")):
+                        plain = False
+                        break
         else:
             # where the cards came from matters only to the log, the tally's card tracking and to
             # `moved` / `revealed` triggers
