@@ -58,8 +58,24 @@ _PURE = re.compile(r"_[a-z]+[0-9]+|env\['[A-Za-z0-9_$]+'\]|-?[0-9]+")
 def _every_call(decls, more=()):
     """Every procedure call statement anywhere in the declarations (rules, abilities, texts,
     scenarios: dicts, lists and nodes opened; the checker's typing record is not) and in `more`
-    (every card's abilities, as it plays them)."""
-    stack = [getattr(decls, f.name) for f in fields(decls) if f.name != "typing"] + [list(more)]
+    (every card's abilities, as it plays them), each once: those of `more` first, then the
+    declarations' in their walk's order. The declarations' walk is kept on them: a game dealt
+    random decks builds its program once per deal, over the same declarations. (What the cards'
+    walk met is all below it, so leaving it out of the declarations' walk leaves the rest of
+    that walk in the same order: the calls are those of one walk over both, as they were.)"""
+    calls, met = _calls_in([list(more)])
+    kept = decls.__dict__.get("_every_call")
+    if kept is None:
+        kept = decls.__dict__["_every_call"] = _calls_in(
+            [getattr(decls, f.name) for f in fields(decls) if f.name != "typing"])[0]
+    calls.extend(call for call in kept if id(call) not in met)
+    return calls
+
+
+def _calls_in(stack: list) -> tuple[list, set]:
+    """(the call statements below the nodes of `stack`, depth first, each once; the ids of the
+    nodes met)."""
+    calls = []
     seen = set()
     while stack:
         x = stack.pop()
@@ -72,8 +88,9 @@ def _every_call(decls, more=()):
                 continue
             seen.add(id(x))
             if isinstance(x, A.CallStmt):
-                yield x
+                calls.append(x)
             stack.extend(getattr(x, f) for f in _field_names(type(x)))
+    return calls, seen
 
 
 _FIELDS: dict = {}
