@@ -37,9 +37,16 @@ PROMPT = 5.0        # seconds a stopped run may take to exit (it takes a fractio
 # ---------------------------------------------------------------- helpers
 
 
+# A shell's background job (`pytest &` with no job control) starts with SIGINT ignored, and
+# every child inherits that, so ^C would be ignored as it should be in a background job. The
+# command here runs as in the foreground, where ^C reaches it: Python's own handler first.
+_FOREGROUND = ("import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+               "runpy.run_module('cardsmith.interpreter.cli', run_name='__main__', alter_sys=True)")
+
+
 def _start(*args: str) -> subprocess.Popen:
     """`cardsmith simulate ...` in its own session, so a signal to its group is like ^C at a terminal."""
-    return subprocess.Popen([sys.executable, "-m", "cardsmith.interpreter.cli", "simulate", *args],
+    return subprocess.Popen([sys.executable, "-c", _FOREGROUND, "simulate", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
 
