@@ -474,25 +474,7 @@ class Machine(Triggers, Decisions, Scenarios):
                 self.dirty |= ZONES
                 self.ver += 1
                 return True
-            up = None if face is None else face == "up"
-            bottom = place == "bottom"
-            for c in cards:
-                held = zones[card_zone[c]]
-                if held[-1] == c:
-                    held.pop()
-                else:
-                    held.remove(c)
-                if bottom:
-                    dest.insert(0, c)
-                else:
-                    dest.append(c)
-                card_zone[c] = key
-                if up is not None:
-                    face_up[c] = up
-                if owner_seat is not None and owner[c] is None:
-                    owner[c] = owner_seat
-            self.dirty |= ZONES
-            self.ver += 1
+            self._put(cards, key, dest, place, face, owner_seat, None)
             return True
         remembers = self.remembers
         looks = self.looks
@@ -527,27 +509,7 @@ class Machine(Triggers, Decisions, Scenarios):
                     caps.over(self, key)
                 return True
             sources = []
-            up = None if face is None else face == "up"
-            bottom = place == "bottom"
-            for c in cards:
-                src = card_zone[c]
-                held = zones[src]
-                if held[-1] == c:
-                    held.pop()
-                else:
-                    held.remove(c)
-                sources.append(src)
-                if bottom:
-                    dest.insert(0, c)
-                else:
-                    dest.append(c)
-                card_zone[c] = key
-                if up is not None:
-                    face_up[c] = up
-                if owner_seat is not None and owner[c] is None:
-                    owner[c] = owner_seat
-            self.dirty |= ZONES
-            self.ver += 1
+            self._put(cards, key, dest, place, face, owner_seat, sources)
             self.noted_all(cards, sources, key, place, face, span)
             if self.prog.discards:
                 caps.over(self, key)
@@ -617,27 +579,7 @@ class Machine(Triggers, Decisions, Scenarios):
             # per card, who learns it if it is revealed, worked out before any moves (`_unaware`)
             learners = self._unaware(cards, face) if reveal and face != "down" else None
             sources = []
-            up = None if face is None else face == "up"
-            bottom = place == "bottom"
-            for c in cards:
-                src = card_zone[c]
-                held = zones[src]
-                if held[-1] == c:
-                    held.pop()
-                else:
-                    held.remove(c)
-                sources.append(src)
-                if bottom:
-                    dest.insert(0, c)
-                else:
-                    dest.append(c)
-                card_zone[c] = key
-                if up is not None:
-                    face_up[c] = up
-                if owner_seat is not None and owner[c] is None:
-                    owner[c] = owner_seat
-            self.dirty |= ZONES
-            self.ver += 1
+            self._put(cards, key, dest, place, face, owner_seat, sources)
             if looks:
                 self._forget(cards)
             if tallied:
@@ -661,6 +603,23 @@ class Machine(Triggers, Decisions, Scenarios):
             was_visible = self._unaware(cards, face) if REVEALED in listened and public else ()
         # who could see the one card before it moved may read its name in the log
         before = self.log.seers(self, cards[0]) if self.log.on and len(cards) == 1 else None
+        self._put(cards, key, dest, place, face, owner_seat, sources if watched else None)
+        learned = None
+        if remembers:               # a remembered card stays known wherever it goes
+            learned = self._learn(cards, knew)
+        elif self.looks:            # a card looked at is known only where it was seen
+            self._forget(cards)
+        if watched:
+            self._moved(cards, sources, was_visible, key, place, face, public, span, before, learned)
+        return True
+
+    def _put(self, cards: list, key, dest: list, place: str, face, owner_seat, sources) -> None:
+        """The one loop of every move of several cards (`move`'s paths differ in what they note
+        around it): each card leaves its zone for `dest`, zone `key`, at its top or bottom, turned
+        `face` (None: as it lay), given the zone's owner's seat if it has no owner; `sources`, a
+        list or None, gets the zone each card left."""
+        st = self.st
+        zones, card_zone, face_up, owner = self.zones, st.card_zone, st.face_up, st.owner
         up = None if face is None else face == "up"
         bottom = place == "bottom"
         for c in cards:
@@ -670,7 +629,7 @@ class Machine(Triggers, Decisions, Scenarios):
                 held.pop()
             else:
                 held.remove(c)
-            if watched:
+            if sources is not None:
                 sources.append(src)
             if bottom:
                 dest.insert(0, c)
@@ -683,14 +642,6 @@ class Machine(Triggers, Decisions, Scenarios):
                 owner[c] = owner_seat
         self.dirty |= ZONES
         self.ver += 1
-        learned = None
-        if remembers:               # a remembered card stays known wherever it goes
-            learned = self._learn(cards, knew)
-        elif self.looks:            # a card looked at is known only where it was seen
-            self._forget(cards)
-        if watched:
-            self._moved(cards, sources, was_visible, key, place, face, public, span, before, learned)
-        return True
 
     def noted1(self, c: int, src, was_up: bool, key, place: str, face, span) -> None:
         """One card moved from zone `src`, where it lay face up or not (`was_up`), where only the log
