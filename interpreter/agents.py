@@ -75,6 +75,18 @@ class RandomAgent:
         return f"RandomAgent(seed={self.seed!r})"
 
 
+def random_bits(agent):
+    """For an agent whose answer is `RandomAgent.choose`'s, read off the number of options alone:
+    its generator's `getrandbits`, with which `run_game` draws the same index `randrange` would
+    (`Random._randbelow_with_getrandbits`, written out: `getrandbits(n.bit_length())` until
+    below n), without building the decision's labels; None for any other agent (a subclass, a
+    generator of another class, a Python whose `randrange` draws otherwise), asked as usual."""
+    if type(agent) is not RandomAgent or type(agent.rng) is not random.Random \
+            or random.Random._randbelow is not random.Random._randbelow_with_getrandbits:
+        return None
+    return agent.rng.getrandbits
+
+
 class ScriptedAgent:
     """Answers from a script: each entry is an option index (int) or an option label (str).
 

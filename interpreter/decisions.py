@@ -32,45 +32,67 @@ class Decisions:
 
     def ask(self, player, prompt: str, options: list, var: str, kind, span, secret: bool = False) -> bool | None:
         """Stop at a decision, or settle it at once when there is at most one option."""
-        env = self.st.frames[-1].env
+        st = self.st
         if player is None or not options:
-            env[var] = None
+            st.frames[-1].env[var] = None
             return
         if len(options) == 1:       # not asked: a scripted answer waits for a real question
-            env[var] = options[0]
+            st.frames[-1].env[var] = options[0]
             if self.tally is not None:      # a simulation counts the forced decisions
                 self.tally.forced += 1
             if self.log.on:
                 self._log_choice(player, prompt, options[0], span, "forced", kind=kind)
             return
-        script = self.st.script     # a scenario's answers, by seat (empty in a game)
-        scripted = script.get(str(player)) if script else None
-        if scripted:
-            value, given, shown, *at = scripted.pop(0)
-            if value not in options and isinstance(value, str):
-                # a scenario may name an option by its label ("Bolt: Cast it")
-                wanted = value.casefold()
-                # (by the referee's label, which names every card, or by the chooser's)
-                value = next((o for who in (None, player) for o in options
-                              if self.log.option_label(self, o, kind, None, who).casefold() == wanted),
-                             value)
-            if value not in options and is_menu(kind):
-                # `chooses one`: a scenario may give the element itself (a card) for its option
-                value = next((o for o in options if len(o) > 1 and o[1] == value), value)
-            if value not in options:
-                self._not_an_option(player, prompt, options, kind, span, shown, at)
-            env[var] = value
-            self._log_choice(player, prompt, value, span, "scripted", kind=kind)
-            return
-        charge(self, len(options), span)        # labelling the options is work, not one step
-        labels = self.log.option_labels(self, options, kind, span, player)
+        if st.script:               # a scenario's answers, by seat (empty in a game)
+            scripted = st.script.get(str(player))
+            if scripted:
+                self._scripted(player, prompt, options, var, kind, span, scripted)
+                return
+        st.work += len(options)     # labelling the options is work, not one step (`charge`)
+        if st.work > self.max_steps:
+            charge(self, 0, span)   # past the bound: its located error
+        # the labels of cards or of yes / no are made when first read (`pending_labels`): nothing
+        # changes while the decision waits, and making them can neither fail nor change the state;
+        # any other kind's are made now, where making them may fail (a text past its bound)
+        labels = None if (kind == "card" and None not in options) or kind == "flag" else \
+            self.log.option_labels(self, options, kind, span, player)
         self.brk = True
-        self.st.pending = {"player": player, "prompt": prompt, "options": list(options), "labels": labels,
-                           "var": var, "kind": kind if isinstance(kind, str) else list(kind),
-                           "rule": span.short, "line": span.line, "secret": secret}
+        st.pending = {"player": player, "prompt": prompt, "options": list(options), "labels": labels,
+                      "var": var, "kind": kind if kind.__class__ is str else list(kind),
+                      "rule": span.short, "line": span.line, "secret": secret}
         if self.tally is not None:          # ... and those a player is asked
             self.tally.real += 1
         return True
+
+    def _scripted(self, player, prompt: str, options: list, var: str, kind, span, scripted: list) -> None:
+        """A scenario's answer, given in advance (`give`), taken by the question `ask` asks."""
+        value, given, shown, *at = scripted.pop(0)
+        if value not in options and isinstance(value, str):
+            # a scenario may name an option by its label ("Bolt: Cast it")
+            wanted = value.casefold()
+            # (by the referee's label, which names every card, or by the chooser's)
+            value = next((o for who in (None, player) for o in options
+                          if self.log.option_label(self, o, kind, None, who).casefold() == wanted),
+                         value)
+        if value not in options and is_menu(kind):
+            # `chooses one`: a scenario may give the element itself (a card) for its option
+            value = next((o for o in options if len(o) > 1 and o[1] == value), value)
+        if value not in options:
+            self._not_an_option(player, prompt, options, kind, span, shown, at)
+        self.st.frames[-1].env[var] = value
+        self._log_choice(player, prompt, value, span, "scripted", kind=kind)
+
+    def pending_labels(self) -> list[str]:
+        """The labels of the pending decision's options, as its chooser reads them: made at the
+        first read and kept in the state (`GameState.pending["labels"]`; `ask` leaves None where
+        they are made at the first read). Every reader of the labels reads them here (the engine's
+        `pending`, `view`, `decide`'s error and `save`)."""
+        pend = self.st.pending
+        labels = pend["labels"]
+        if labels is None:
+            labels = pend["labels"] = self.log.option_labels(self, pend["options"], pend["kind"], None,
+                                                             pend["player"])
+        return labels
 
     def decide(self, index: int) -> None:
         pend = self.st.pending

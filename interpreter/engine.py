@@ -135,7 +135,10 @@ class Engine:
         p = self.m.st.pending
         if p is None:
             return None
-        return Decision(p["player"], p["prompt"], list(p["labels"]), p["rule"])
+        labels = p["labels"]
+        if labels is None:          # made at the first read (Decisions.pending_labels)
+            labels = self.m.pending_labels()
+        return Decision(p["player"], p["prompt"], list(labels), p["rule"])
 
     def decide(self, index: int) -> None:
         p = self.m.st.pending
@@ -146,7 +149,7 @@ class Engine:
                 or not 0 <= index < len(p["options"]):
             raise IllegalDecision(f"{self.player_names[p['player']]} must answer '{p['prompt']}' with an option "
                                   f"number from 0 to {len(p['options']) - 1}, not {index!r} "
-                                  f"(options: {', '.join(p['labels'])})")
+                                  f"(options: {', '.join(self.m.pending_labels())})")
         self._run(index)
 
     @property
@@ -199,7 +202,7 @@ class Engine:
         pend = st.pending
         decision = None
         if pend is not None and pend["player"] == player:
-            decision = {"prompt": pend["prompt"], "options": list(pend["labels"]), "rule": pend["rule"]}
+            decision = {"prompt": pend["prompt"], "options": list(self.m.pending_labels()), "rule": pend["rule"]}
         stack = [self._stack_item(item, player) for item in reversed(st.stack)]
         return {"you": player, "round": st.round, "stack": stack,
                 "players": [{"name": self.player_names[i], "out": st.out[i], **self._attributes(i)} for i in range(self.n)],
@@ -243,6 +246,8 @@ class Engine:
 
     # ------------------------------------------------------------------ save / restore
     def save(self) -> dict:
+        if self.m.st.pending is not None:
+            self.m.pending_labels()         # a save holds the labels (`ask` may leave them to the first read)
         saved = {"format": SAVE_FORMAT, "game": self.game.title, "players": self.n, "seed": self.seed,
                  "names": self.player_names, "log_length": len(self.log), "state": self.m.st.to_dict()}
         if self.game.decks:         # the players' decks: restored with the same cards

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from .agents import Agent, RandomAgent
+from .agents import Agent, RandomAgent, random_bits
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -47,20 +47,34 @@ def run_game(game, players: int, seed: int, agents: Sequence[Agent] | None = Non
         observe(eng)
     # what each seat's agent needs, read once (class attributes): greedy and ISMCTS search (they
     # sample what the player may believe from the engine), most others read the view, a random
-    # agent neither
+    # agent neither, nor the labels: its index is drawn from the number of options alone
     searches = [getattr(agent, "searches", False) for agent in agents]
     views = [getattr(agent, "needs_view", True) for agent in agents]
+    bits = [random_bits(agent) for agent in agents]
     st = eng.m.st
+    run = eng._run
     while st.result is None:        # eng.finished
-        decision = eng.pending
-        if decision is None:
+        p = st.pending
+        if p is None:
             raise RuntimeError("the engine is neither finished nor waiting for a decision")
-        seat = decision.player
-        if searches[seat]:
-            index = agents[seat].choose_in(eng)
+        seat = p["player"]
+        draw = bits[seat]
+        n = len(p["options"])
+        if draw is not None and n:
+            # RandomAgent.choose: randrange(n), as Random._randbelow_with_getrandbits draws it;
+            # an index so drawn is an option's (Engine.decide's checks hold)
+            k = n.bit_length()
+            index = draw(k)
+            while index >= n:
+                index = draw(k)
+            run(index)
         else:
-            index = agents[seat].choose(eng.view(seat) if views[seat] else {}, decision)
-        eng.decide(index)
+            decision = eng.pending
+            if searches[seat]:
+                index = agents[seat].choose_in(eng)
+            else:
+                index = agents[seat].choose(eng.view(seat) if views[seat] else {}, decision)
+            eng.decide(index)
         if observe is not None:
             observe(eng)
     return eng

@@ -1,0 +1,79 @@
+"""A decision's labels made at the first read (interpreter/decisions.py `pending_labels`) are those
+made when it is asked, for every reader: the engine's `pending`, `view`, a save (and so a restore,
+a clone, the search agents' samples) and `decide`'s error; and `run_game`'s random agents drawn
+from the number of options alone (agents.py `random_bits`) answer as `RandomAgent.choose` does."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from cardsmith.dsl.loader import load_game
+from cardsmith.interpreter import decisions
+from cardsmith.interpreter.agents import RandomAgent
+from cardsmith.interpreter.engine import Engine
+from cardsmith.interpreter.errors import IllegalDecision
+from cardsmith.interpreter.play import run_game
+
+ROOT = Path(__file__).resolve().parents[1]
+# cards seen and unseen (hands, face-down places, backs that show fields, looked-at cards), yes / no
+GAMES = [("games/battlefield_space.cards", 2), ("games/space_war_in_space.cards", 3),
+         ("games/the_space_war.cards", 2), ("tests/games/event_soup.cards", 2),
+         ("tests/games/waiting_triggers.cards", 2), ("tests/games/private_look.cards", 2),
+         ("tests/games/seen_cards.cards", 2), ("games/eve_war_for_new_eden.cards", 2)]
+
+
+class _Asking(RandomAgent):
+    """RandomAgent's choice, asked the usual way (a subclass: `run_game` hands it the decision)."""
+
+
+@pytest.mark.parametrize("path,players", GAMES)
+def test_labels_read_later_are_those_made_when_asked(path, players, monkeypatch):
+    game = load_game(str(ROOT / path))
+    made = []
+    ask = decisions.Decisions.ask
+
+    def asking(m, player, prompt, options, var, kind, span, secret=False):
+        asked = ask(m, player, prompt, options, var, kind, span, secret)
+        if asked:       # what `ask` made before the labels waited for their first read
+            made.append(m.log.option_labels(m, options, kind, span, player))
+        return asked
+    monkeypatch.setattr(decisions.Decisions, "ask", asking)
+    for seed in range(2):
+        eng = Engine(game, players, seed, log=seed == 0)
+        rng = random.Random(seed)
+        read = []
+        while not eng.finished:
+            if rng.random() < 0.3:      # a view first, or a save, or neither
+                view = eng.view(eng.pending.player)
+                assert view["decision"]["options"] == made[len(read)]
+            elif rng.random() < 0.3:
+                saved = json.loads(json.dumps(eng.save()))
+                assert saved["state"]["pending"]["labels"] == made[len(read)]
+                back = Engine.restore(game, saved, log=False)
+                assert back.pending == eng.pending
+            read.append(eng.pending.options)
+            eng.decide(rng.randrange(len(read[-1])))
+        assert read == made[:len(read)] and len(read) == len(made)
+        made.clear()
+
+
+def test_a_wrong_answer_names_the_labels():
+    game = load_game(str(ROOT / "games/battlefield_space.cards"))
+    eng = Engine(game, 2, 1, log=False)
+    with pytest.raises(IllegalDecision) as err:
+        eng.decide(99)
+    assert ", ".join(eng.pending.options) in str(err.value)
+
+
+@pytest.mark.parametrize("path,players", GAMES)
+def test_random_agents_drawn_from_the_count_answer_as_choose_does(path, players):
+    game = load_game(str(ROOT / path))
+    for seed in range(3):
+        fast = run_game(game, players, seed, log=True)
+        asked = run_game(game, players, seed, agents=[_Asking(seed * 1000 + s) for s in range(players)], log=True)
+        assert fast.log_jsonl() == asked.log_jsonl()
+        assert fast.result == asked.result
+        assert fast.state.to_dict() == asked.state.to_dict()
