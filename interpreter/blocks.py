@@ -45,7 +45,8 @@ class Snippet:
     ("gotow", box, indent)  the same, after a primitive that watched (the loop checks)
     ("watch", expr, indent) `_w = expr`, and leave the block if it set brk or dirtied a check
     ("retw", None, indent)  leave the block as after a primitive that watched
-    ("call", (code id, name, span ref), indent)  call a procedure with the env `_i`: run to its
+    ("call", (code id, name, span ref, ((param, argument source), ...)), indent)  call a procedure
+                            with the env `_i` (the snippet's first line builds it): run to its
                             end right here, as one function when its code is `flat`, else with
                             its frame pushed (`Machine.call_in`), left to the run loop if it stops
     ("enter", code id, indent)  push a frame of that code with an empty env and run it as a
@@ -96,7 +97,7 @@ def flat(program, code_id: int) -> int | None:
         total += 1
         for line in snip.lines:
             if not isinstance(line, str) and line[0] == "call":
-                callee, name, _ = line[1]
+                callee, name = line[1][0], line[1][1]
                 inner = None if name in program.replacements else flat(program, callee)
                 if inner is None:
                     return None
@@ -516,7 +517,12 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
                 # (scenario_machine.park), so past its lines `fr.pc` is still this
                 out.append(f"{pad}fr.pc = {p + 1}")
                 known = p + 1
-            for line in snip.lines:
+            local = _local_call(program, snip.lines, 1, True) if inline and not plain else None
+            if local is not None:
+                out += [pad + line for line in local[0]]
+                extra += local[2]
+                kf += local[1]
+            for line in (snip.lines if local is None else ()):
                 if isinstance(line, str):
                     out.append(pad + line)
                     continue
@@ -533,7 +539,7 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
                         out.append(f"{ind}_w = {arg}")
                     out.append(f"{ind}if _w and {stops}: return -{_n(k + kf)}{_MINUS}")
                 elif what == "call":
-                    callee, proc, span = arg
+                    callee, proc, span = arg[:3]
                     steps = None if proc in program.replacements else flat(program, callee)
                     if steps is not None:
                         extra += steps
@@ -645,6 +651,98 @@ def _pasted(program, callee: int, level: int, fold: bool = False):
                  *("    " + line for line in inner)]
     cache[key] = (lines, count)
     return cache[key]
+
+
+def _localized(lines: list, env: str, prefix: str):
+    """`lines` with every `<env>['key']` made a Python variable `<prefix><n>` (one per key, in
+    the order first met), and {key: variable}; None when `env` appears otherwise (a closure
+    given the dict, a key tested with `in`, a `del`): then the dict stays."""
+    import ast
+    import io
+    import tokenize
+    text = "\n".join(lines) + "\n"
+    try:
+        toks = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return None
+    names: dict = {}
+    edits: dict = {}
+    for i, tok in enumerate(toks):
+        if tok.type != tokenize.NAME or tok.string != env:
+            continue
+        if i + 3 >= len(toks) or (i and toks[i - 1].string in ("del", ".")):
+            return None
+        a, key, b = toks[i + 1], toks[i + 2], toks[i + 3]
+        if (a.string != "[" or key.type != tokenize.STRING or b.string != "]" or key.string[0] not in "'\""
+                or b.start[0] != tok.start[0]):
+            return None
+        name = names.setdefault(ast.literal_eval(key.string), f"{prefix}{len(names)}")
+        edits.setdefault(tok.start[0] - 1, []).append((tok.start[1], b.end[1], name))
+    out = list(lines)
+    for row, cuts in edits.items():
+        line = out[row]
+        for start, end, name in reversed(cuts):
+            line = line[:start] + name + line[end:]
+        out[row] = line
+    return out, names
+
+
+def _pasted_local(program, callee: int, level: int):
+    """`_pasted`'s lines of flat procedure `callee` with its env's names as Python variables
+    (`_localized`: `_e<level>_<n>`), its count and {name: variable}; None when its lines read
+    the env otherwise, or it has no frameless function. Only where every name it reads is a
+    parameter the call gives (`_local_call`) are they used: each set before the lines run."""
+    cache = program.__dict__.setdefault("_pasted_local", {})
+    key = (callee, level)
+    if key in cache:
+        return cache[key]
+    cache[key] = None
+    fn = flat_fn(program, callee)
+    framed = program.__dict__.get("_flat_framed", {}).get(callee)
+    if fn is None or framed is None or fn is framed or level > MAX_NEST:
+        return None
+    made = _flat_body(program, program.codes[callee], "", False, level + 1)
+    if made is None:
+        return None
+    body, count = made
+    body = _renamed(body, {"env": f"_env{level}", "_to": f"_to{level}"})
+    made = None if body is None else _localized(body, f"_env{level}", f"_e{level}_")
+    if made is None:
+        return None
+    cache[key] = (made[0], count, made[1])
+    return cache[key]
+
+
+def _local_call(program, lines, level: int, fold: bool):
+    """A call snippet as compile_stmt writes it (`_i = {...}`, the lines passing `$you` /
+    `$this` on, the call at the snippet's own indentation) of a flat procedure pasted at nesting
+    `level` with its parameters as variables (`_pasted_local`): each argument evaluated in
+    order into its variable, as the dict display evaluated them, then the lines. At level 1,
+    near the depth bound, the dict is built and the framed function runs (as `_pasted`).
+    (lines, the instructions it counts as `_pasted`'s, the most steps it runs) or None."""
+    if (len(lines) < 2 or isinstance(lines[-1], str) or lines[-1][0] != "call" or lines[-1][2] != ""
+            or len(lines[-1][1]) < 4 or not isinstance(lines[0], str) or not lines[0].startswith("_i = {")
+            or not all(isinstance(line, str) and line.startswith("if '$") for line in lines[1:-1])):
+        return None
+    callee, proc, _span, pairs = lines[-1][1][:4]
+    steps = None if proc in program.replacements else flat(program, callee)
+    local = None if steps is None or level > MAX_NEST else _pasted_local(program, callee, level)
+    if local is None:
+        return None
+    body, count, names = local
+    given = [p for p, _ in pairs]
+    if len(set(given)) != len(given) or not set(names) <= set(given):
+        return None
+    inner = [f"{names.get(p, f'_e{level}_u')} = {src}" for p, src in pairs]
+    inner += [*(() if fold else [f"_s += {count}"]), "#@>", *body, "#@<"]
+    if level > 1:
+        return inner, (count if fold else 0), steps
+    from cardsmith.dsl.bounds import MAX_FRAMES
+    framed = program.__dict__["_flat_framed"][callee]
+    return ([f"if len(m.st.frames) > {MAX_FRAMES - flat_depth(program, callee)}:",
+             *("    " + line for line in lines[:-1]),
+             f"    _s += {program.pool.ref(framed, 'f')}(m, _i)" + (f" - {count}" if fold else ""),
+             "else:", *("    " + line for line in inner)], (count if fold else 0), steps)
 
 
 _COUNTED = re.compile(r"(?<!\w)_s [-+]=")     # a line adding to a block's `_s`

@@ -568,9 +568,15 @@ class StmtCompiler:
 
     def s_EliminateStmt(self, s, ctx):
         p, span = self.cx(s.player, ctx), s.span
+        who = self.gx(s.player, ctx, Gen())
+        if is_list(self.x.type_of(s.player, ctx.sc)):
+            # an empty list eliminates nobody: `Machine.eliminate` of it does nothing (and what its
+            # True asks the block to look at, brk or a dirtied end check, is not set before it)
+            lines = (f"_el = {who}", "if _el:", ("watch", f"m.eliminate(_el, {self.k(span)})", "    "))
+        else:
+            lines = (("watch", f"m.eliminate({who}, {self.k(span)})", ""),)
         ctx.code.emit(lambda m, fr: m.eliminate(p(m, fr.env), span), span, ("eliminate", s.player),
-                      Snippet((("watch", f"m.eliminate({self.gx(s.player, ctx, Gen())}, {self.k(span)})", ""),),
-                              effect=(OUT, (ELIMINATED,))))
+                      Snippet(lines, effect=(OUT, (ELIMINATED,))))
 
     def s_WinStmt(self, s, ctx):
         p, span = self.cx(s.player, ctx), s.span
@@ -623,10 +629,13 @@ class StmtCompiler:
             return m.push(code_id, inner)
         name, span = s.name, s.span
         g = Gen()
-        inner_src = ", ".join(f"{p!r}: {self.gx(a, ctx, g)}" for p, a in zip(proc.params, s.args))
+        # (param, source of its argument), in order: blocks.py may paste a flat callee with its
+        # parameters as Python variables, given these (`blocks._pasted`), else `_i` is its env
+        pairs = tuple((p, self.gx(a, ctx, g)) for p, a in zip(proc.params, s.args))
+        inner_src = ", ".join(f"{p!r}: {a}" for p, a in pairs)
         passed = ("if '$you' in env: _i['$you'] = env['$you']",
                   "if '$this' in env: _i['$this'] = env['$this']")
-        full = Snippet((f"_i = {{{inner_src}}}", *passed, ("call", (code_id, name, self.k(span)), "")))
+        full = Snippet((f"_i = {{{inner_src}}}", *passed, ("call", (code_id, name, self.k(span), pairs), "")))
         desc = ("call", f"{name}(", tuple(s.args), ")")
         here = ctx.code.id
         if here not in self._open and self._closable(ctx.sc):
@@ -914,7 +923,7 @@ class StmtCompiler:
             env[lst] = list(coll(m, env))
             env[idx] = 0
         ctx.code.emit(start, s.span, ("let", lst, " ← ", s.coll),
-                      Snippet((f"env[{lst!r}] = list({self.g.collection(s.coll, ctx.sc, Gen())})",
+                      Snippet((f"env[{lst!r}] = {self._fresh_list(s.coll, ctx)}",
                                f"env[{idx!r}] = 0"), pc=False, effect=(0, ())))
         head = ctx.code.here()
         end = [0]
@@ -936,8 +945,7 @@ class StmtCompiler:
                            "if _i < len(_l):",
                            f"    env[{name!r}] = _l[_i]",
                            f"    env[{idx!r}] = _i + 1",
-                           "else:",
-                           f"    env[{idx!r}] = _i",
+                           "else:",             # (the index is _i already)
                            ("goto", end, "    ")), pc=False, effect=(0, ()))
         else:
             src = Snippet((f"_i = env[{idx!r}]", f"_l = env[{lst!r}]", "_f = False",
@@ -952,6 +960,17 @@ class StmtCompiler:
         ctx.code.emit(step, s.span, ("for_next", f"{name} in {lst}", *((" where ", s.cond) if s.cond is not None else ()),
                                      "; none left → ", end), src)
         self._loop_body(ctx, s.body, head, end, s.span)
+
+    def _fresh_list(self, e, ctx) -> str:
+        """The source of a new list of the items of collection `e` (a loop's own copy): `e`'s own
+        source where it always builds a new list (the players, a `where`, a map: written as a
+        slice or a comprehension), else `list(...)` of it."""
+        src = self.g.collection(e, ctx.sc, Gen())
+        if isinstance(e, (A.PlayersExpr, A.AllPlayers, A.Opponents)) and not src.startswith("_"):
+            return src          # (not the closure's fallback, `_x1(m, env)` / `_bound(...)`)
+        if isinstance(e, (A.WhereExpr, A.ExprMap)) and src.startswith("[") and src.endswith("]"):
+            return src
+        return f"list({src})"
 
     def s_RepeatStmt(self, s, ctx):
         self._loop_body(ctx, s.body, ctx.code.here(), [0], s.span)

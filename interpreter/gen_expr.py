@@ -28,7 +28,7 @@ import re
 from dataclasses import fields, is_dataclass
 
 from cardsmith.dsl import ast as A
-from cardsmith.dsl.bounds import MAX_RUNTIME_NUMBER
+from cardsmith.dsl.bounds import MAX_PLAYERS, MAX_RUNTIME_NUMBER
 from cardsmith.dsl.registry import BUILTIN_FUNCTIONS
 from cardsmith.dsl.types import ANY, CARD, PLAYER, ZONE, Scope, is_list
 
@@ -901,9 +901,18 @@ class ExprGen:
     # ------------------------------------------------------------------ players
     def g_PlayersExpr(self, e, sc, g):
         p, gone = g.var("p"), g.var("g")
-        # while nobody is out (most of a game), every seat: no comprehension called
-        return (f"([*range(len(m.st.out))] if True not in m.st.out "
+        # while nobody is out (most of a game), every seat: a slice of the seats' constant list
+        # (`m.st.out` has a flag per seat, `m.n_players` of them; MAX_PLAYERS bounds every game)
+        return (f"({self.seats()}[: m.n_players] if True not in m.st.out "
                 f"else [{p} for {p}, {gone} in enumerate(m.st.out) if not {gone}])")
+
+    def seats(self) -> str:
+        """The constant list of every seat a game may have (0 .. MAX_PLAYERS - 1), sliced to the
+        game's players where every seat is meant: a new list, built without a call."""
+        seats = self.__dict__.get("_seats")
+        if seats is None:
+            seats = self._seats = list(range(max(self.p.game.max_players, MAX_PLAYERS, 1)))
+        return self.const(seats)
 
     def g_AllPlayers(self, e, sc, g):
         return "list(range(m.n_players))"
