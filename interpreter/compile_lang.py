@@ -42,11 +42,17 @@ def x_HasSeen(self, e, sc):
 
 def keyword_cards(compiler) -> dict[str, frozenset]:
     """keyword name -> the ids of the cards that carry it (their card type's or their own):
-    fixed for a game, so `has keyword` is one set lookup (built once per compiler)."""
-    cached = compiler.__dict__.get("_keyword_cards")
-    if cached is not None:
-        return cached
+    fixed for a game, so `has keyword` is one set lookup (the program's `keyword_holders`).
+    Which card ids these are depends on the cards dealt: the program notes that its code read
+    them (`Program.holders_read`), so a prefix built with them is shared only with a deal
+    that has the same (interpreter/program.py, `Program._prefix_key`)."""
     program = compiler.p
+    program.holders_read = True
+    return program.keyword_holders
+
+
+def holders_of(program) -> dict[str, frozenset]:
+    """`Program.keyword_holders`: keyword name -> the ids of the cards that carry it."""
     d = program.game.decls
     own = {cd.span: cd.keywords for cd in d.cards}          # a single card's own keywords
     own.update({row.span: row.keywords for t in d.tables for row in t.rows if row.keywords})   # a row's
@@ -57,12 +63,16 @@ def keyword_cards(compiler) -> dict[str, frozenset]:
         for use in uses:
             if use.name in out:
                 out[use.name].add(card.id)
-    compiler.__dict__["_keyword_cards"] = frozen = {k: frozenset(v) for k, v in out.items()}
-    return frozen
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def x_HasKeyword(self, e, sc):
     a, neg = self.compile(e.operand, sc), e.negated
+    if self.p.dealt:
+        # a dealt game's code may be shared with other deals of the same rules (Program's
+        # prefix): the holders are this deal's, read from the machine's program as it runs
+        kw = e.keyword
+        return lambda m, env: (c := a(m, env)) is not None and (c in m.prog.keyword_holders[kw]) is not neg
     holders = keyword_cards(self).get(e.keyword, frozenset())
     return lambda m, env: (c := a(m, env)) is not None and (c in holders) is not neg
 
@@ -228,10 +238,10 @@ _MISSING = object()
 # ---------------------------------------------------------------------- the flow
 def flow_names(compiler) -> dict[str, frozenset]:
     """"step" / "phase" -> the names written after `step` / `phase` anywhere in the game."""
-    cached = compiler.__dict__.get("_flow_names")
+    d = compiler.p.game.decls
+    cached = d.__dict__.get("_flow_names")     # the declarations' alone: kept on them (every deal shares it)
     if cached is not None:
         return cached
-    d = compiler.p.game.decls
     found: dict[str, set] = {"step": set(), "phase": set()}
     roots = [d.setup, d.rounds, list(d.procedures.values()), d.end_checks, list(d.card_types.values()),
              d.cards, list(d.keywords.values()), d.scenarios]
@@ -248,7 +258,7 @@ def flow_names(compiler) -> dict[str, frozenset]:
         for name in node.__dataclass_fields__:
             if name != "span":
                 stack.append(getattr(node, name))
-    compiler.__dict__["_flow_names"] = frozen = {k: frozenset(v) for k, v in found.items()}
+    d.__dict__["_flow_names"] = frozen = {k: frozenset(v) for k, v in found.items()}
     return frozen
 
 
@@ -304,4 +314,4 @@ def is_join(self, e, sc) -> bool:
 
 __all__ = ["x_IsFace", "x_HasSeen", "x_HasKeyword", "x_CondExpr", "x_ItemOf", "x_Modulo", "x_RandomPick", "x_RandomNumber",
            "x_SortedExpr", "b_last", "x_CurrentStep", "x_SeatOf", "x_SeatExpr", "x_SeatsFrom", "join", "is_join",
-           "keyword_cards", "flow_names"]
+           "keyword_cards", "holders_of", "flow_names"]

@@ -200,7 +200,8 @@ def dealt_game(game, decks: list[list[str]]):
         raise CardsmithError([Diagnostic("E0618", f"with these decks the game has {len(cards):,} cards, more than the "
                                          f"{MAX_CARDS:,} a game may have (MAX_CARDS)", rules.span,
                                          "use smaller decks or fewer players")], game.sources)
-    out = replace(game, cards=tuple(cards), _cache={}, decks=key)
+    # the prefixes of the programs of its deals, shared by them (interpreter/program.py, `Program._prefix_key`)
+    out = replace(game, cards=tuple(cards), _cache={"prefixes": game._cache.setdefault("prefixes", {})}, decks=key)
     if len(kept) >= _DEALT_KEPT:
         kept.pop(next(iter(kept)))
     kept[key] = out

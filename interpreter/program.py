@@ -5,6 +5,7 @@ which is what lets a saved GameState name its frames by id.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from cardsmith.dsl import ast as A
@@ -19,6 +20,7 @@ from .triggers import REPLACED
 from .compile_stmt import Code, Ctx, StmtCompiler, _goto
 from .gen_expr import ExprGen, Gen, Pool
 from . import caps, card_text, resolver
+from .compile_lang import holders_of
 from .reads import ATTRS, FIXED_NODES, ZONES, _nodes, names_in, reads, versioned, written_names
 
 MAX_PLAYERS_HARD = 16
@@ -80,10 +82,31 @@ class Program:
         self.backs = any(ct.back for ct in self.decls.card_types.values())
         # a part's word in the log: `parts mines "Mine": 2` -> "Mine" (interpreter/parts.py)
         self.part_labels = {pd.name: pd.label or pd.name for ct in self.decls.card_types.values() for pd in ct.parts}
-        self.main = self._compile_main()
-        self.end_checks = [(self.gen.function(ec.cond, Scope(), "as soon as"), self._code(_end_check_name(ec),
-                                                                               ec.body, Scope()), ec)
-                           for ec in d.end_checks]
+        # keyword name -> the ids of the cards that carry it (`has keyword`: compile_lang.keyword_cards)
+        self.keyword_holders = holders_of(self)
+        # a game dealt decks (interpreter/decks.py): its setup, round, end checks and the
+        # procedures they call (the prefix) are built once per rules and what they read of the
+        # deal, and copied into the program of every deal that reads the same (`_prefix_key`)
+        self.dealt = bool(game.decks)
+        self.holders_read = False       # whether the code built so far read `keyword_holders` (keyword_cards)
+        shared = game._cache.get("prefixes") if self.dealt else None
+        key = self._prefix_key() if shared is not None else None
+        kept = shared.get(key) if key is not None else None
+        if kept is not None and kept[0] != self.keyword_holders_key(kept[1]):
+            kept = None             # its code holds the holders of keywords this deal deals otherwise
+        if kept is not None:
+            self._restore(kept[2])
+        else:
+            before = set(self.__dict__)
+            self.main = self._compile_main()
+            self.end_checks = [(self.gen.function(ec.cond, Scope(), "as soon as"), self._code(_end_check_name(ec),
+                                                                                   ec.body, Scope()), ec)
+                               for ec in d.end_checks]
+            if key is not None:
+                if len(shared) >= _PREFIXES_KEPT:
+                    shared.pop(next(iter(shared)))
+                read = self.holders_read
+                shared[key] = (self.keyword_holders_key(read), read, self._snapshot(before))
         self.check_mask = 0
         for ec in d.end_checks:
             self.check_mask |= reads(ec.cond, d)
@@ -111,6 +134,59 @@ class Program:
         self.scenarios = {s.name: self._code(f"scenario {s.name}", s.body, Scope()) for s in d.scenarios}
         # zones that discard down past their cap (interpreter/caps.py): built last, so no other id moves
         self.discards = caps.build(self)
+
+    # ------------------------------------------------------------------ the prefix, shared by deals
+    def _prefix_key(self) -> tuple:
+        """What building the prefix (setup, round, end checks and the procedures they call) reads
+        of the cards dealt, besides the keywords' holders (`keyword_holders_key`): which names
+        `modify` abilities change (read through the machine's `modified*`), and the fields every
+        card's record holds (`ExprGen.read_field`). The rest it reads is the declarations', the
+        same for every deal of these rules: their types, the player count (zone keys), every
+        procedure call in them (`ExprGen.local_facts`: the cards' abilities are the
+        declarations' too). tests/test_dealt_build_prefix.py holds a shared prefix equal to the
+        one built for the deal itself."""
+        cards = self.game.cards
+        held = frozenset(set.intersection(*(set(c.values) for c in cards))) if cards else frozenset()
+        return (frozenset(self.modified_fields), frozenset(self.modified_player_attrs),
+                frozenset(self.modified_game_attrs), held)
+
+    def keyword_holders_key(self, read: bool):
+        """The keywords' holders when the prefix's code read them (keyword_cards: built in as
+        constants), else None: a prefix that never read them fits every deal."""
+        return tuple(sorted(self.keyword_holders.items())) if read else None
+
+    _PREFIX_ATTRS = ("codes", "_proc_codes")
+    _COMPILERS = ("exprs", "gen", "stmts")
+
+    def _snapshot(self, before: set) -> dict:
+        """The prefix just built, copied (the program goes on building and playing; the copy
+        does not change): its codes, the compilers' and the namespace's state, and the
+        program's attributes the prefix set."""
+        codes = [_code_copy(c) for c in self.codes]
+        pool = self.pool
+        named = pool._by_id
+        comp = {name: {k: _copy1(v, named) for k, v in getattr(self, name).__dict__.items()
+                       if k not in _BACK_REFS} for name in self._COMPILERS}
+        attrs = {k: _copy1(v, named) for k, v in self.__dict__.items()
+                 if k not in before and k not in self._PREFIX_ATTRS}
+        # the zone keys (the declarations' and the player count's): the prefix's names are bound
+        # to these lists, which the code built after it finds there by identity (`Pool.ref`)
+        return {"codes": codes, "proc_codes": dict(self._proc_codes), "compilers": comp, "zone_keys": self.zone_keys,
+                "pool": (pool.ns.copy(), pool._by_id.copy(), pool._n, list(pool.sources)), "attrs": attrs}
+
+    def _restore(self, snap: dict) -> None:
+        """This program's prefix from `snap` (`_snapshot` of another deal's): copies, so that
+        building the rest (an ability's call opens a procedure: compile_stmt `_open_code`) and
+        the blocks built as it plays change this program's alone."""
+        self.codes = [_code_copy(c) for c in snap["codes"]]
+        self.zone_keys = snap["zone_keys"]
+        self._proc_codes = dict(snap["proc_codes"])
+        ns, by_id, n, sources = snap["pool"]
+        for name, state in snap["compilers"].items():
+            getattr(self, name).__dict__.update({k: _copy1(v, by_id) for k, v in state.items()})
+        pool = self.pool
+        pool.ns, pool._by_id, pool._n, pool.sources = ns.copy(), by_id.copy(), n, list(sources)
+        self.__dict__.update({k: _copy1(v, by_id) for k, v in snap["attrs"].items()})
 
     # ------------------------------------------------------------------ code building
     def new_code(self, name: str) -> Code:
@@ -431,6 +507,32 @@ class Program:
                     keys.append((self.gen.function(k.expr, Scope(it_type=CARD, in_ability=True), "trigger order"),
                                  k.highest_first))
         return keys
+
+
+_PREFIXES_KEPT = 8          # prefixes kept per declared game (one per different `_prefix_key`)
+_BACK_REFS = frozenset(("p", "x", "g", "d", "pool", "typing"))     # a compiler's links to its program
+
+
+def _copy1(v, named: dict):
+    """`v` with its containers copied two levels down (the compilers' state: dicts of tuples,
+    tuples of dicts and sets), every other object shared, and so is a container the generated
+    code names (in `named`, the namespace's `Pool._by_id`: a constant, found again by identity)."""
+    if v.__class__ in (dict, list, set):
+        return v if id(v) in named and named[id(v)][1] is v else v.copy()
+    if v.__class__ is tuple:
+        return tuple(x.copy() if x.__class__ in (dict, list, set) and not (id(x) in named and named[id(x)][1] is x)
+                     else x for x in v)
+    return v
+
+
+def _code_copy(c: Code) -> Code:
+    """A code's instructions copied, without the blocks built from them (built again as the
+    deal plays: what they read of the program, e.g. which events something listens to, is the
+    deal's)."""
+    out = copy.copy(c)
+    out.ops, out.spans, out.descs, out.srcs = list(c.ops), list(c.spans), list(c.descs), list(c.srcs)
+    out.fast, out.sizes = [None] * len(c.ops), [0] * len(c.ops)
+    return out
 
 
 class _Printed:
