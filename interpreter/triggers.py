@@ -29,6 +29,7 @@ nothing more than one on the class itself.
 """
 from __future__ import annotations
 
+import ast
 from functools import cached_property
 from types import SimpleNamespace
 
@@ -69,11 +70,13 @@ class EventPlan:
     the windows that open after it, its triggers' `collect` (None: no ability can fire on it),
     whether one trigger of it fires without evaluating the order keys (`_plain_order`), and
     whether a `stack` may hold its triggers."""
-    __slots__ = ("replaced", "declared", "windows", "collect", "one_unordered", "stacking", "plain")
+    __slots__ = ("replaced", "declared", "windows", "collect", "over", "one_unordered", "stacking", "plain")
 
     def __init__(self, replaced, declared, windows, collect, one_unordered, stacking):
         self.replaced, self.declared, self.windows = replaced, declared, windows
         self.collect, self.one_unordered, self.stacking = collect, one_unordered, stacking
+        # the triggers of all the parameter sets of a moment, a list (`_collector`'s `over`)
+        self.over = None if collect is None else getattr(collect, "over", None) or _over(collect)
         # nothing but triggers can answer: no `instead of` where it is announced, no window after
         # it (with no scenario's history nor tally, `announce_all` then logs it and collects)
         self.plain = not replaced and not windows
@@ -114,6 +117,7 @@ def _collector(prog, entries):
     parameter names, and names the program's Pool binds (tests/test_codegen.py)."""
     pool = prog.pool
     blocks = []
+    looked: set = set()         # the cards looked at, of every entry
     state = ["_cz = m.st.card_zone", "_zs = m.zone_seat", "_out = m.st.out"]
     for entry in entries:
         cards = _live_cards(prog, entry)
@@ -129,7 +133,7 @@ def _collector(prog, entries):
                 continue
             direct = None if after or entry.extra else _direct(pool, fn, params)
             if direct is not None:
-                before.append(f"({direct})")
+                before.append(f"({_lean(direct, entry.key_param)})")
             else:
                 after.append(f"{pool.ref(fn, 'f')}(m, env)")
         fire = f"_fired.append(({pool.ref(entry, 'e')}, _c, _seat, env))"
@@ -148,11 +152,15 @@ def _collector(prog, entries):
         else:
             block = [f"for _c in {pool.ref(tuple(cards), 'k')}:", *_indent(live)]
         blocks.append((entry.key_param, block))
+        looked.update(cards)
     if not blocks:
         return None
-    name = pool.fresh_name("a")
-    lines = [f"def {name}(m, _p, _fired):"]
     keys = {key for key, _block in blocks}
+    name, over = pool.fresh_name("a"), pool.fresh_name("a")
+    # `name(m, _p, _fired)`: the triggers of one parameter set, added to `_fired`; `over(m, _ps)`:
+    # those of every parameter set of a moment, in order, as a new list (what `announce_all` calls)
+    lines = [f"def {name}(m, _p, _fired):"]
+    loop = [f"def {over}(m, _ps):", "    _fired = []"]
     if len(keys) == 1 and None not in keys:
         # every entry pinned by the same parameter (`where card = this`): the card it names is
         # read once, and the state only by the entry that holds that card (most events name a
@@ -160,25 +168,53 @@ def _collector(prog, entries):
         lines.append(f"    {blocks[0][1][0]}")
         for _key, block in blocks:
             lines += _indent(block[1:])
+        loop += ["    for _p in _ps:", f"        {blocks[0][1][0]}"]
+        if len(blocks) == 1:
+            loop += _indent(_indent(blocks[0][1][1:]))
+        else:
+            # a card none of them holds is passed over in one test: the cards of them all
+            loop += [f"        if _c in {pool.ref(frozenset(looked), 'k')}:", *_indent(_indent(_indent(state)))]
+            for _key, block in blocks:
+                loop += _indent(_indent(_indent([line for line in block[1:] if line[4:] not in state])))
     else:
         lines += _indent(state)
+        loop += _indent(state) + ["    for _p in _ps:"]
         for key, block in blocks:
             if key is not None:
                 block = [line for line in block if line[4:] not in state]     # read above
             lines += _indent(block)
-    return pool.compile("\n".join(lines) + "\n", name, "triggers of an event")
+            loop += _indent(_indent(block))
+    loop.append("    return _fired")
+    fn = pool.compile("\n".join(lines) + "\n\n\n" + "\n".join(loop) + "\n", name, "triggers of an event")
+    fn.over = pool.ns[over]
+    return fn
+
+
+def _no_triggers(m, param_sets) -> None:
+    """`over` of an event no triggered ability answers."""
+    return None
+
+
+def _over(collect):
+    """`over` of a `collect` that has none: its calls for each parameter set in turn."""
+    def over(m, param_sets):
+        fired: list = []
+        for params in param_sets:
+            collect(m, params, fired)
+        return fired
+    return over
 
 
 # the names `_collector` writes: a condition that holds one of them is not written in
-_OWN_NAMES = frozenset({"_c", "_seat", "_p", "_cz", "_zs", "_out", "_fired", "env"})
+_OWN_NAMES = frozenset({"_c", "_seat", "_p", "_ps", "_cz", "_zs", "_out", "_fired", "env"})
 
 
-def _direct(pool, fn, params: dict) -> str | None:
+def _direct(pool, fn, params: dict, it: bool = False) -> str | None:
     """The expression of the generated condition `fn(m, env)` (`ExprGen.function`: its source is in
     the Pool) with its reads of the env written as what the env would hold: `env['$this']` as
     `_c`, `env['$you']` as `_seat`, `env['<an event parameter>']` as `_p['<it>']`; None when it
     reads the env in any other way (a closure given the env, a keyword's argument) or is not
-    such a function. The tokens are rewritten, so a string literal that spells `env['$this']`
+    such a function. `it`: `env['$it']` is read as `_c` too (a trigger order key's env). The tokens are rewritten, so a string literal that spells `env['$this']`
     stays that text: only a name token `env` followed by `[`, a string and `]` is replaced."""
     name = getattr(fn, "__name__", "")
     if getattr(fn, "__globals__", None) is not pool.ns:
@@ -205,7 +241,7 @@ def _direct(pool, fn, params: dict) -> str | None:
             if (i + 3 < len(toks) and toks[i + 1].string == "[" and toks[i + 2].type == tokenize.STRING
                     and toks[i + 3].string == "]" and tok.start[0] == toks[i + 3].end[0] == 1):
                 key = literal_eval(toks[i + 2].string)
-            if key == "$this":
+            if key == "$this" or (it and key == "$it"):
                 repl = "_c"
             elif key == "$you":
                 repl = "_seat"
@@ -224,6 +260,87 @@ def _direct(pool, fn, params: dict) -> str | None:
 
 def _indent(lines: list) -> list:
     return ["    " + line for line in lines]
+
+
+class _Lean(ast.NodeTransformer):
+    """`(None if _c is None else X)` as `X`, and the same of `_seat`: where `_direct`'s conditions
+    are tested, `_c` is a card and `_seat` a seat, never None."""
+
+    def visit_IfExp(self, node):
+        test = node.test
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name) \
+                and test.left.id in ("_c", "_seat") and isinstance(test.comparators[0], ast.Constant) \
+                and test.comparators[0].value is None:
+            if isinstance(test.ops[0], ast.Is):
+                return self.visit(node.orelse)
+            if isinstance(test.ops[0], ast.IsNot):
+                return self.visit(node.body)
+        return self.generic_visit(node)
+
+
+def _lean(expr: str, pinned: str | None = None) -> str:
+    """A condition `_direct` wrote, tested only for its truth where `_c` is a card and `_seat` a
+    seat: the same test with what cannot change it left out. `(None if _c is None else X)` is X;
+    the whole `(True if A else False)` is A (`bool` of the one is that of the other); of its
+    conjuncts, `_p[pinned] == _c` is true for the only card looked at (the parameter pinning the
+    entry names it) and is left out. Rewritten on Python's own tree of the generated text and
+    written back by `ast.unparse`: the names, literals and calls are those `_direct` wrote."""
+    tree = _Lean().visit(ast.parse(expr, mode="eval")).body
+    if isinstance(tree, ast.IfExp) and isinstance(tree.body, ast.Constant) and tree.body.value is True \
+            and isinstance(tree.orelse, ast.Constant) and tree.orelse.value is False:
+        tree = tree.test
+    if pinned is not None and isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And):
+        kept = [v for v in tree.values if not _is_pinned(v, pinned)]
+        if not kept:
+            return "True"
+        tree = kept[0] if len(kept) == 1 else ast.BoolOp(op=ast.And(), values=kept)
+    elif pinned is not None and _is_pinned(tree, pinned):
+        return "True"
+    return ast.unparse(tree)
+
+
+def _is_pinned(node, key: str) -> bool:
+    """Whether `node` is `_p[key] == _c` (or `_c == _p[key]`)."""
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq)):
+        return False
+    sides = (node.left, node.comparators[0])
+    return any(isinstance(a, ast.Subscript) and isinstance(a.value, ast.Name) and a.value.id == "_p"
+               and isinstance(a.slice, ast.Constant) and a.slice.value == key
+               and isinstance(b, ast.Name) and b.id == "_c" for a, b in (sides, sides[::-1]))
+
+
+def _sorter(prog):
+    """`sort(m, fired, start, n)`: the triggers of a moment in the game's order (`Triggers._order`'s
+    key written out): each `order simultaneous triggers` key, a number read where `$it` and
+    `$this` are the card and `$you` its seat (written in where `_direct` can, else the key's
+    function called on that env), highest first negated; then the seat counted from `start`;
+    then the card. Built from the compiler's templates and the Pool's names, as `_collector`."""
+    pool = prog.pool
+    parts = []
+    for fn, highest in prog.order_keys:
+        if fn == "seat":
+            parts.append("_s")
+            continue
+        direct = _direct(pool, fn, {}, it=True)
+        read = f"({_unparsed(direct)})" if direct is not None else \
+            f"{pool.ref(fn, 'f')}(m, {{'$it': _c, '$this': _c, '$you': _seat}})"
+        parts.append(f"-({read} or 0)" if highest else f"({read} or 0)")
+    parts += ["_s", "_c"]
+    name = pool.fresh_name("o")
+    lines = [f"def {name}(m, _fired, _start, _n):",
+             "    def _key(_i):",
+             "        _c = _i[1]",
+             "        _seat = _i[2]",
+             "        _s = (_seat - _start) % _n",
+             f"        return ({', '.join(parts)})",
+             f"    return {pool.ref(sorted, 'k')}(_fired, key=_key)"]
+    return pool.compile("\n".join(lines) + "\n", name, "trigger order")
+
+
+def _unparsed(expr: str) -> str:
+    """`expr` with `(None if _c is None else X)` as X (`_Lean`), for a value where `_c` and `_seat`
+    are never None."""
+    return ast.unparse(_Lean().visit(ast.parse(expr, mode="eval")).body)
 
 
 def _live_cards(prog, entry) -> list:
@@ -267,25 +384,40 @@ class Triggers:
         """Raise `event`; every matching triggered ability goes on the stack in the declared order."""
         return self.announce_all(event, (params,), span)
 
+    @cached_property
+    def quiet_events(self) -> dict:
+        """event -> what announcing it does on this machine where only triggers can answer it
+        (`EventPlan.plain`) and nothing keeps it (no log line, scenario's history nor tally): its
+        `over` (the triggers of its parameter sets), or `_no_triggers`. An event's entry is made
+        at its first such announcement; a machine's log, history and tally are set before it
+        announces anything (Engine.__init__) and never change."""
+        return {}
+
     def announce_all(self, event: str, param_sets, span) -> bool | None:
         """Raise `event` once for each set of parameters, as one moment: the triggers of all of
         them are ordered together (two Battle Modifiers revealed by one flip resolve by their
         number, whatever their order in the flip)."""
+        quiet = self.quiet_events.get(event)
+        if quiet is not None:           # the common case: only triggers answer, and most moments none does
+            fired = quiet(self, param_sets)
+            if not fired:
+                return None
+            return self._fire(self.event_plans[event], event, fired, span)
         plan = self.event_plans.get(event)
         if plan is None:
             plan = self.event_plans[event] = plan_of(self.prog, event)
         if plan.plain and self.history is None and self.tally is None:
-            # the common case (`EventPlan.plain`): only triggers can answer, and most moments none does
+            # only triggers can answer (`EventPlan.plain`)
             if plan.declared and self.log.on:
                 announced = self.log.announced       # interpreter/log.py: a declared event's line
                 for params in param_sets:
                     announced(self, event, params, span)
-            collect = plan.collect
-            if collect is None:
+            else:                       # nothing to log: `quiet_events` from now on
+                self.quiet_events[event] = plan.over or _no_triggers
+            over = plan.over
+            if over is None:
                 return None
-            fired: list = []
-            for params in param_sets:
-                collect(self, params, fired)
+            fired = over(self, param_sets)
             if not fired:
                 return None
             return self._fire(plan, event, fired, span)
@@ -308,12 +440,10 @@ class Triggers:
                 if not self._window_waiting(code_id):
                     self.push(code_id, {})
                     opened = True
-        collect = plan.collect
-        if collect is None:
+        over = plan.over
+        if over is None:
             return opened
-        fired = []
-        for params in param_sets:
-            collect(self, params, fired)
+        fired = over(self, param_sets)
         if not fired:
             return opened
         return self._fire(plan, event, fired, span)
@@ -527,9 +657,23 @@ class Triggers:
                     continue
                 fired.append((entry, c, seat, env))
 
+    @cached_property
+    def _sort_triggers(self):
+        """The program's `_sorter`, made at the first moment with triggers to order."""
+        prog = self.prog
+        sort = prog.__dict__.get("_trigger_sorter")
+        if sort is None:
+            sort = prog.__dict__["_trigger_sorter"] = _sorter(prog)
+        return sort
+
     def _order(self, fired: list) -> list:
         """Order simultaneous triggers by the game's keys; then seat order from the active player
-        (or seat 1); then card order — never by dict order."""
+        (or seat 1); then card order — never by dict order (`_sorter`: `_order_by_keys` written out)."""
+        active = self.st.active
+        return self._sort_triggers(self, fired, 0 if active is None else active, self.n_players)
+
+    def _order_by_keys(self, fired: list) -> list:
+        """`_order` as a loop over the keys (what `_sorter` writes out; tests/test_events_speed_*)."""
         n = self.n_players
         start = self.st.active if self.st.active is not None else 0
         keys = self.prog.order_keys
