@@ -409,6 +409,46 @@ def flat_fn(program, code_id: int):
     return quick
 
 
+# What a peeled guard (`_guard`) may be made of: reads and tests that charge no work, draw nothing
+# and change nothing (an error is raised as the procedure's own first instruction raises it)
+_PURE_NODES = frozenset(("AndChain", "OrChain", "NotOp", "IsEmpty", "Compare", "Name", "Num", "Bool", "Text",
+                         "Nothing", "Possessive", "FieldAccess", "FieldOf", "CardsIn", "This", "You", "IsIn",
+                         "IsA", "IsFace", "TopCard", "PlayersExpr", "ActivePlayer"))
+_IMPURE = ("modified", "_charged", "_bound(", "(m, env)", "(m, _i)", "rng", "_sum(", "m.ask", "m.move", "lambda")
+
+
+def _guard(program, callee: int) -> str | None:
+    """The test of procedure `callee`'s first instruction, when it is `if X: go to the end` (an
+    `if` around its whole body, a loop's exit test) and X only reads (`_PURE_NODES`: no work
+    charged, nothing drawn or changed, no closure): X as source over the call's env `_i`. The
+    caller tests it first (`_body`): where it holds the procedure would run that one instruction
+    and end, so no frame is pushed (below the depth bound, as a push would be); the call counts
+    one instruction more. Otherwise the call runs as before (the test again, as its first)."""
+    cache = program.__dict__.setdefault("_guards", {})
+    if callee in cache:
+        return cache[callee]
+    cache[callee] = None
+    code = program.codes[callee]
+    snip = code.srcs[0] if code.srcs else None
+    if snip is None or snip.pc or len(snip.lines) != 2 or code.spans[0] is None:
+        return None
+    first, jump = snip.lines
+    if (not isinstance(first, str) or not first.startswith("if ") or not first.endswith(":")
+            or isinstance(jump, str) or jump[0] != "goto" or jump[2] != "    " or jump[1][0] != len(code.ops)):
+        return None
+    desc = code.descs[0]
+    if not desc or desc[0] not in ("jump_if", "jump_if_not") or len(desc) < 2:
+        return None
+    from .reads import _nodes
+    if any(type(node).__name__ not in _PURE_NODES for node in _nodes(desc[1])):
+        return None
+    test = _renamed([first[3:-1]], {"env": "_i"})
+    if test is None or any(bad in test[0] for bad in _IMPURE):
+        return None
+    cache[callee] = f"({test[0]})"
+    return cache[callee]
+
+
 def _enter(callee: int, env: str, ind: str, k: str) -> list:
     """The lines that push a frame of `callee` with `env` and run it at once (`Machine.call_in`):
     the block goes on when it ends, and stops as after a push (watched) when it stops."""
@@ -559,7 +599,19 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
                             out += [f"{ind}if {proc!r} in m.prog.replacements:",
                                     f"{ind}    if '$replaced' in env: _i['$replaced'] = env['$replaced']",
                                     f"{ind}    if m.replace({proc!r}, _i, {span}): return -{_n(k + kf)}{_MINUS}"]
-                        out += _enter(callee, "_i", ind, _n(k + kf))
+                        guard = None if plain or proc in program.replacements else _guard(program, callee)
+                        if guard is None:
+                            out += _enter(callee, "_i", ind, _n(k + kf))
+                        else:
+                            # its first instruction ends it: tested here, the frame pushed only when it does not
+                            from cardsmith.dsl.bounds import MAX_FRAMES
+                            extra += 1
+                            out += ["#@>", _mark(callee, 0),
+                                    f"{ind}if len(m.st.frames) < {MAX_FRAMES} and {guard}:",
+                                    "#@<",
+                                    f"{ind}    _s += 1",
+                                    f"{ind}else:",
+                                    *_enter(callee, "_i", ind + "    ", _n(k + kf))]
                 elif what == "enter":
                     out += _enter(arg, "{}", ind, _n(k + kf))
                 else:       # pragma: no cover - a compiler bug, not a file's

@@ -552,8 +552,15 @@ class ExprGen:
             return True             # literals, lists, yes/no tests, arithmetic (none raises there)
         if isinstance(e, (A.Arith, A.SeatPlayer)):
             return True             # (a seat that is not there raises)
-        if isinstance(e, A.FieldOf):
-            return is_list(self.x.type_of(e.obj, sc))     # a list of the field of each
+        if isinstance(e, (A.FieldOf, A.FieldAccess, A.Possessive)):
+            obj = e.owner if isinstance(e, A.Possessive) else e.obj
+            t = self.x.type_of(obj, sc)
+            if isinstance(e, A.FieldOf) and is_list(t):
+                return True         # a list of the field of each
+            # the zone a card lies in: every card lies in one (engine._start, and a move's
+            # destination is never none), so of a card that is not none it is not none
+            return (e.name == "zone" and t == CARD and not isinstance(obj, A.TopCard)
+                    and e.name not in self.p.part_labels and self.nn(obj, sc, g))
         if isinstance(e, A.Name):
             kind = self.x.kind_of(e, sc)
             if kind in ("local", "param"):
