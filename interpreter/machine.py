@@ -813,24 +813,33 @@ class Machine(Triggers, Decisions, Scenarios):
                 self.dirty |= ZONES
                 self.ver += len(flipped)
         elif not (log_on or remembers or self.looks):
-            # only `revealed` listens: who could see each card before it turned (`knowers`, its
-            # zone's rule looked up once; () outside a public zone), the versions counted as below
+            # only `revealed` listens (so `up`): the cards turn, and each one that lies in a public
+            # zone is revealed to the seats that could not see it lying face down there (`_blind`,
+            # its zone's rule looked up once), the versions counted as below; the events in the
+            # order of the general path's (`flipped`, then `revealed`, raised even with no card shown)
             zone_info, card_zone = self.zone_info, st.card_zone
-            seen_in = self._seen_in or {}
+            seen_in = self._seen_in
+            shown = []
             for c in cards:
                 if face_up[c] != up:
                     z = card_zone[c]
                     if zone_info[z][2]:
-                        got = seen_in.get((z, face_up[c]))
-                        knew.append(got[0] if got is not None else self._seeing(z, face_up[c]))
-                        seen_in = self._seen_in
-                    else:
-                        knew.append(())
+                        got = seen_in.get((z, face_up[c])) if seen_in is not None else None
+                        if got is None:
+                            self._seeing(z, face_up[c])
+                            seen_in = self._seen_in
+                            got = seen_in[(z, face_up[c])]
+                        shown.append({"card": c, "learners": list(got[1])})
                     face_up[c] = up
                     flipped.append(c)
-            if flipped:
-                self.dirty |= ZONES
-                self.ver += len(flipped)
+            if not flipped:
+                return True
+            self.dirty |= ZONES
+            self.ver += len(flipped)
+            if FLIPPED in self.listened:
+                self.announce_all(FLIPPED, [{"card": c} for c in flipped], span)
+            self.announce_all(REVEALED, shown, span)
+            return True
         else:
             zone_info, card_zone = self.zone_info, st.card_zone
             looks = self.looks
