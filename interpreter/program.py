@@ -94,8 +94,10 @@ class Program:
         kept = shared.get(key) if key is not None else None
         if kept is not None and kept[0] != self.keyword_holders_key(kept[1]):
             kept = None             # its code holds the holders of keywords this deal deals otherwise
+        snap = None
         if kept is not None:
-            self._restore(kept[2])
+            snap = kept[2]
+            self._restore(snap)
         else:
             before = set(self.__dict__)
             self.main = self._compile_main()
@@ -106,7 +108,8 @@ class Program:
                 if len(shared) >= _PREFIXES_KEPT:
                     shared.pop(next(iter(shared)))
                 read = self.holders_read
-                shared[key] = (self.keyword_holders_key(read), read, self._snapshot(before))
+                snap = self._snapshot(before)
+                shared[key] = (self.keyword_holders_key(read), read, snap)
         self.check_mask = 0
         for ec in d.end_checks:
             self.check_mask |= reads(ec.cond, d)
@@ -134,6 +137,10 @@ class Program:
         self.scenarios = {s.name: self._code(f"scenario {s.name}", s.body, Scope()) for s in d.scenarios}
         # zones that discard down past their cap (interpreter/caps.py): built last, so no other id moves
         self.discards = caps.build(self)
+        # how many codes (ids 0 to this) are the prefix shared with other deals (0: none)
+        self.prefix_n = len(snap["codes"]) if snap is not None else 0
+        if snap is not None:
+            self._share_blocks(snap)
 
     # ------------------------------------------------------------------ the prefix, shared by deals
     def _prefix_key(self) -> tuple:
@@ -172,6 +179,7 @@ class Program:
         # the zone keys (the declarations' and the player count's): the prefix's names are bound
         # to these lists, which the code built after it finds there by identity (`Pool.ref`)
         return {"codes": codes, "proc_codes": dict(self._proc_codes), "compilers": comp, "zone_keys": self.zone_keys,
+                "built": {},
                 "pool": (pool.ns.copy(), pool._by_id.copy(), pool._n, list(pool.sources)), "attrs": attrs}
 
     def _restore(self, snap: dict) -> None:
@@ -187,6 +195,36 @@ class Program:
         pool = self.pool
         pool.ns, pool._by_id, pool._n, pool.sources = ns.copy(), by_id.copy(), n, list(sources)
         self.__dict__.update({k: _copy1(v, by_id) for k, v in snap["attrs"].items()})
+
+    def _blocks_key(self, n: int) -> tuple:
+        """What the fused blocks of the prefix's `n` codes read of this program when they are built
+        (interpreter/blocks.py): their instructions' snippets (the prefix's own objects: which of a
+        call's two an ability's call left: compile_stmt `_open_code`), what stops a block (the end
+        checks' reads), which events something listens to or replaces, the zones that discard
+        down, and which procedures run without a frame (`blocks.flat`)."""
+        from .blocks import flat
+        return (tuple(tuple(map(id, c.srcs)) for c in self.codes[:n]),
+                self.check_mask if self.end_checks else None, frozenset(self.triggers),
+                frozenset(self.windows_after), frozenset(self.replacements), frozenset(self.discards),
+                tuple(flat(self, c.id) for c in self.codes[:n]))
+
+    def _share_blocks(self, snap: dict) -> None:
+        """The prefix's fused blocks, built as any deal with the same `_blocks_key` plays, are
+        this program's too: its prefix codes share their lists of blocks and sizes (and the
+        chains' lengths) with those deals'. A block names only the prefix's objects (its
+        instructions, the prefix's blocks and procedures) and reads the deal through `m`; each
+        program keeps its own pasted lines (`_bodies`: they name its namespace's objects)."""
+        n = len(snap["codes"])
+        built = snap["built"]
+        key = self._blocks_key(n)
+        lists = built.get(key)
+        if lists is None:
+            if len(built) >= _PREFIXES_KEPT:
+                built.pop(next(iter(built)))
+            built[key] = lists = [(c.fast, c.sizes, c.__dict__.setdefault("_chain", {})) for c in self.codes[:n]]
+        for code, (fast, sizes, chain) in zip(self.codes, lists):
+            code.fast, code.sizes = fast, sizes
+            code.__dict__["_chain"] = chain
 
     # ------------------------------------------------------------------ code building
     def new_code(self, name: str) -> Code:

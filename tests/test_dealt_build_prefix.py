@@ -10,12 +10,14 @@ plays its own game (the same log as a program built for it alone), and a saved g
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from cardsmith.dsl.loader import load_game, load_text
+from cardsmith.interpreter.blocks import block
 from cardsmith.interpreter.decks import game_with_decks
 from cardsmith.interpreter.engine import Engine
 from cardsmith.interpreter.play import run_game
@@ -179,3 +181,33 @@ def test_a_saved_dealt_game_restores_with_a_shared_prefix(duel):
         while not back.finished:
             back.decide(0)
         assert back.result == want.result
+
+
+_NAME = re.compile(r"\b_[a-z]+[0-9][0-9_]*\b")
+
+
+def _shape(source: str) -> str:
+    """A generated source with its generated names numbered by first appearance (two programs
+    name the same objects differently)."""
+    names: dict = {}
+    return _NAME.sub(lambda mo: names.setdefault(mo.group(0), f"_n{len(names)}"), source)
+
+
+@pytest.mark.parametrize("which", ["duel", "brave", "race"])
+def test_shared_blocks_are_the_ones_the_deal_builds(which, request):
+    """The prefix's fused blocks, built by whichever deal first ran them, are those the deal
+    would build itself (the same source, its names aside)."""
+    game = request.getfixturevalue(which)
+    seeds = range(1, 9) if which != "race" else range(1, 4)
+    for seed in seeds:
+        run_game(game, 2, seed, log=False)
+    for seed in seeds:
+        prog = program_for(game_with_decks(game, 2, seed))
+        alone = program_for(_alone(prog.game))
+        n = prog.prefix_n
+        assert n and alone.prefix_n == 0
+        for code, mine in zip(prog.codes[:n], alone.codes[:n]):
+            for pc, fn in enumerate(code.fast):
+                if fn is not None:
+                    assert _shape(fn.source) == _shape(block(alone, mine, pc).source), (code.name, pc)
+                    assert code.sizes[pc] == mine.sizes[pc]
