@@ -51,11 +51,16 @@ class Decisions:
         st.work += len(options)     # labelling the options is work, not one step (`charge`)
         if st.work > self.max_steps:
             charge(self, 0, span)   # past the bound: its located error
-        # the labels of cards or of yes / no are made when first read (`pending_labels`): nothing
-        # changes while the decision waits, and making them can neither fail nor change the state;
-        # any other kind's are made now, where making them may fail (a text past its bound)
-        labels = None if (kind == "card" and None not in options) or kind == "flag" else \
-            self.log.option_labels(self, options, kind, span, player)
+        # the labels of cards, yes / no, players and an enum's members are made when first read
+        # (`pending_labels`): nothing changes while the decision waits, and making them can neither
+        # fail nor change the state; any other kind's are made now, where making them may fail (a
+        # text past its bound)
+        if kind == "card":
+            labels = None if None not in options else self.log.option_labels(self, options, kind, span, player)
+        elif kind == "flag" or kind == "player" or (kind.__class__ is tuple and kind[0] == "enum"):
+            labels = None
+        else:
+            labels = self.log.option_labels(self, options, kind, span, player)
         self.brk = True
         st.pending = {"player": player, "prompt": prompt, "options": list(options), "labels": labels,
                       "var": var, "kind": kind if kind.__class__ is str else list(kind),

@@ -117,13 +117,18 @@ class Engine:
                 self.m.decide(decision)
             self.m.run()
         except GameAborted as err:
-            err.sources = self.game.sources
-            d = err.diagnostics[0]
-            if self._log.on:        # the log ends with why the game stopped
-                self._log.emit(self.m, "aborted", d.span, {"code": d.code}, f"the game is aborted: {d.message}",
-                               bounded=False)
-            err.event_log = self._log       # for a caller that never got the engine (aborted while starting)
+            self._aborted(err)
             raise
+
+    def _aborted(self, err: GameAborted) -> None:
+        """A game stopped by `err` (from `_run`, or run_game's own loop): the error gets the game's
+        sources and the log, and the log ends with why the game stopped."""
+        err.sources = self.game.sources
+        d = err.diagnostics[0]
+        if self._log.on:
+            self._log.emit(self.m, "aborted", d.span, {"code": d.code}, f"the game is aborted: {d.message}",
+                           bounded=False)
+        err.event_log = self._log       # for a caller that never got the engine (aborted while starting)
 
     # ------------------------------------------------------------------ decisions
     @property

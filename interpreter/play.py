@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from .agents import Agent, RandomAgent, random_bits
+from .errors import GameAborted
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -52,7 +53,7 @@ def run_game(game, players: int, seed: int, agents: Sequence[Agent] | None = Non
     views = [getattr(agent, "needs_view", True) for agent in agents]
     bits = [random_bits(agent) for agent in agents]
     st = eng.m.st
-    run = eng._run
+    decide, run = eng.m.decide, eng.m.run
     while st.result is None:        # eng.finished
         p = st.pending
         if p is None:
@@ -67,7 +68,12 @@ def run_game(game, players: int, seed: int, agents: Sequence[Agent] | None = Non
             index = draw(k)
             while index >= n:
                 index = draw(k)
-            run(index)
+            try:                    # Engine._run
+                decide(index)
+                run()
+            except GameAborted as err:
+                eng._aborted(err)
+                raise
         else:
             decision = eng.pending
             if searches[seat]:

@@ -77,3 +77,18 @@ def test_random_agents_drawn_from_the_count_answer_as_choose_does(path, players)
         assert fast.log_jsonl() == asked.log_jsonl()
         assert fast.result == asked.result
         assert fast.state.to_dict() == asked.state.to_dict()
+
+
+def test_a_game_aborted_between_random_answers_ends_its_log_as_before():
+    """The step bound stops the game inside run_game's own loop (the random agents' path): the
+    error carries the sources and the log, whose last event says why, as Engine._run does."""
+    from cardsmith.interpreter.errors import GameAborted
+    game = load_game(str(ROOT / "games/battlefield_space.cards"))
+    got = []
+    for agents in (None, [_Asking(5000 + s) for s in range(2)]):
+        with pytest.raises(GameAborted) as err:
+            run_game(game, 2, 5, agents=agents, log=True, max_steps=3000)
+        log = err.value.event_log
+        assert log.events[-1]["event"] == "aborted" and err.value.sources
+        got.append(log.to_jsonl())
+    assert got[0] == got[1]
