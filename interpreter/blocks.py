@@ -706,7 +706,7 @@ def _pasted(program, callee: int, level: int, fold: bool = False):
 
 
 def _localized(lines: list, env: str, prefix: str):
-    """`lines` with every `<env>['key']` made a Python variable `<prefix><n>` (one per key, in
+    """`lines` with every `<env>['key']` made a Python variable `<prefix><nn>` (one per key, in
     the order first met), and {key: variable}; None when `env` appears otherwise (a closure
     given the dict, a key tested with `in`, a `del`): then the dict stays."""
     import ast
@@ -728,7 +728,7 @@ def _localized(lines: list, env: str, prefix: str):
         if (a.string != "[" or key.type != tokenize.STRING or b.string != "]" or key.string[0] not in "'\""
                 or b.start[0] != tok.start[0]):
             return None
-        name = names.setdefault(ast.literal_eval(key.string), f"{prefix}{len(names)}")
+        name = names.setdefault(ast.literal_eval(key.string), f"{prefix}{len(names):02d}")
         edits.setdefault(tok.start[0] - 1, []).append((tok.start[1], b.end[1], name))
     out = list(lines)
     for row, cuts in edits.items():
@@ -758,7 +758,7 @@ def _pasted_local(program, callee: int, level: int):
         return None
     body, count = made
     body = _renamed(body, {"env": f"_env{level}", "_to": f"_to{level}"})
-    made = None if body is None else _localized(body, f"_env{level}", f"_e{level}_")
+    made = None if body is None else _localized(body, f"_env{level}", f"_pv{level}")
     if made is None:
         return None
     cache[key] = (made[0], count, made[1])
@@ -785,7 +785,7 @@ def _local_call(program, lines, level: int, fold: bool):
     given = [p for p, _ in pairs]
     if len(set(given)) != len(given) or not set(names) <= set(given):
         return None
-    inner = [f"{names.get(p, f'_e{level}_u')} = {src}" for p, src in pairs]
+    inner = [f"{names.get(p, f'_pu{level}')} = {src}" for p, src in pairs]
     inner += [*(() if fold else [f"_s += {count}"]), "#@>", *body, "#@<"]
     if level > 1:
         return inner, (count if fold else 0), steps

@@ -1126,8 +1126,22 @@ class StmtCompiler:
             env[idx] += 1
             env["$you"] = who
             return m.ask(who, prompt, options(m, env), name, kind, span, secret=True)
+        # the same as source: the pick kept, the next player asked (`fr.pc` set before: the ask stops)
+        g = Gen()
+        ask_src = Snippet((f"_n = env[{idx!r}]",
+                           "if _n > 0:",
+                           f"    env[{picks!r}].append(env.pop({name!r}))",
+                           f"_l = env[{lst!r}]",
+                           "if _n >= len(_l):",
+                           ("goto", done, "    "),
+                           "else:",
+                           "    _y = _l[_n]",
+                           f"    env[{idx!r}] = _n + 1",
+                           "    env['$you'] = _y",
+                           ("watch", f"m.ask(_y, {self.k(prompt)}, {self.gx(s.options, ctx, g)}, {name!r}, "
+                                     f"{self.k(kind)}, {self.k(span)}, secret=True)", "    ")))
         ctx.code.emit(ask_next, span, ("ask_secretly", f"the next of {lst} ($you): choose {name} from ", s.options,
-                                       f" — {quote(prompt)}; all asked → ", done))
+                                       f" — {quote(prompt)}; all asked → ", done), ask_src)
         ctx.code.emit(_jump([head]), span, ("jump", [head]))
         done[0] = ctx.code.here()
         ctx.code.emit(lambda m, fr: m.say("secret choices are revealed together", fr.env, span), span,
@@ -1154,8 +1168,20 @@ class StmtCompiler:
                 return
             env["$you"], env[name] = env[lst][k], env[picks][k]
             env[pair] = k + 1
+        next_src = Snippet((f"_n = env[{pair!r}]",
+                            f"_l = env[{lst!r}]",
+                            "if _n >= len(_l):",
+                            f"    _y = env.pop({before!r})",
+                            "    if _y:",
+                            "        env['$you'] = _y[0]",
+                            "    else:",
+                            "        env.pop('$you', None)",
+                            ("goto", end, "    "),
+                            "else:",
+                            f"    env['$you'], env[{name!r}] = _l[_n], env[{picks!r}][_n]",
+                            f"    env[{pair!r}] = _n + 1"), pc=False, effect=(0, ()))
         ctx.code.emit(next_body, span, ("secret_next", f"$you, {name} ← the next of {lst}, {picks}; "
-                                        f"none left ($you ← {before}) → ", end))
+                                        f"none left ($you ← {before}) → ", end), next_src)
         self.block(s.body, ctx)
         ctx.code.emit(_jump([body_head]), span, ("jump", [body_head]))
         end[0] = ctx.code.here()

@@ -117,7 +117,7 @@ def test_the_peeled_test_and_the_pasted_lines_are_written():
     _play(game, True)
     sources = "\n".join(program_for(game).pool.sources)
     assert "and (not ((True if" in sources, "refill's test made before its frame is pushed"
-    assert "_e1_0 = " in sources, "score's parameters pasted as variables"
+    assert "_pv100 = " in sources, "score's parameters pasted as variables"
 
 
 def test_an_error_in_the_peeled_test_is_the_procedures():
@@ -133,3 +133,15 @@ def test_an_error_in_a_pasted_procedure_is_located():
     fused = _play(game, True)
     assert fused == _play(game, False)
     assert fused[0] == "aborted" and _line(text, "    set p's points to p's points + 10 / 0") in fused[1]
+
+
+def test_the_variables_have_the_generators_shapes():
+    import ast
+
+    from test_codegen import _NAMES
+    game, _ = _game()
+    _play(game, True)
+    for src in program_for(game).pool.sources:
+        for node in ast.walk(ast.parse(src)):
+            if isinstance(node, ast.Name):
+                assert _NAMES.match(node.id), (node.id, src)
