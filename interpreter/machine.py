@@ -617,10 +617,33 @@ class Machine(Triggers, Decisions, Scenarios):
         """The one loop of every move of several cards (`move`'s paths differ in what they note
         around it): each card leaves its zone for `dest`, zone `key`, at its top or bottom, turned
         `face` (None: as it lay), given the zone's owner's seat if it has no owner; `sources`, a
-        list or None, gets the zone each card left."""
+        list or None, gets the zone each card left. When the cards are the top of one other zone,
+        in its order (`move cards in Z ...`: each card lies in one zone, once), they leave it and
+        join `dest` as one slice each, with the same lists after as one card at a time."""
         st = self.st
-        zones, card_zone, face_up, owner = self.zones, st.card_zone, st.face_up, st.owner
+        card_zone, face_up, owner = st.card_zone, st.face_up, st.owner
         up = None if face is None else face == "up"
+        src = card_zone[cards[0]]
+        held = self.zones[src]
+        n = len(cards)
+        if held[-n:] == cards and src != key:
+            del held[-n:]
+            if sources is not None:
+                sources += [src] * n
+            if place == "bottom":
+                dest[0:0] = cards[::-1]     # one at a time, each at the bottom: the last one lowest
+            else:
+                dest += cards
+            for c in cards:
+                card_zone[c] = key
+                if up is not None:
+                    face_up[c] = up
+                if owner_seat is not None and owner[c] is None:
+                    owner[c] = owner_seat
+            self.dirty |= ZONES
+            self.ver += 1
+            return
+        zones = self.zones
         bottom = place == "bottom"
         for c in cards:
             src = card_zone[c]
@@ -1081,18 +1104,23 @@ class Machine(Triggers, Decisions, Scenarios):
                 yield entry, env
 
     def _mod_table(self, name) -> dict:
-        """The table of `_from_table`: `_active_modifiers` walked inline (no generator, no
-        env copied for a modifier without a keyword's arguments), each modifier's target, then
-        its amount, in the same order, so the work charged and any error are the same."""
+        """The table of `_from_table`: `_active_modifiers` walked inline (no generator, no list
+        of live cards, no env copied for a modifier without a keyword's arguments), each
+        modifier's target, then its amount, in the same order, so the work charged and any error
+        are the same."""
         parts: dict = {}
-        live_of: dict = {}
+        st = self.st
+        card_zone, zone_seat, out = st.card_zone, self.zone_seat, st.out
+        if True in out:     # an out player's zones hold no live modifier (`_live`): seen as shared ones
+            zone_seat = {k: None if s is None or out[s] else s for k, s in zone_seat.items()}
         for entry in self.prog.modifiers.get(name, ()):
-            live = self._live(entry.cards, live_of)
-            if not live:
-                continue
             blank, cond, target, amount_of, extra = entry.blank, entry.cond, entry.target, entry.amount, entry.extra
             ability = entry.ability
-            for src, seat in live:
+            # the cards of `_live` (in a player's zone, for a player still in), looked at as found
+            for src in entry.cards:
+                seat = zone_seat[card_zone[src]]
+                if seat is None:
+                    continue
                 env = {"$this": src, "$you": seat, **extra} if extra else {"$this": src, "$you": seat}
                 if blank is not None and not blank(self, env):
                     continue
