@@ -200,11 +200,14 @@ class Program:
         """What the fused blocks of the prefix's `n` codes read of this program when they are built
         (interpreter/blocks.py): their instructions' snippets (the prefix's own objects: which of a
         call's two an ability's call left: compile_stmt `_open_code`), what stops a block (the end
-        checks' reads), which events something listens to or replaces, the zones that discard
-        down, and which procedures run without a frame (`blocks.flat`)."""
+        checks' reads), the events windows open after, what is replaced, the zones that discard
+        down, and which procedures run without a frame (`blocks.flat`, which alone reads which
+        events triggers listen to: the triggers differ from deal to deal, what `flat` makes of
+        them seldom). A block built must read nothing else of the program (tests/
+        test_dealt_build_prefix.py builds the deal's own and compares)."""
         from .blocks import flat
         return (tuple(tuple(map(id, c.srcs)) for c in self.codes[:n]),
-                self.check_mask if self.end_checks else None, frozenset(self.triggers),
+                self.check_mask if self.end_checks else None,
                 frozenset(self.windows_after), frozenset(self.replacements), frozenset(self.discards),
                 tuple(flat(self, c.id) for c in self.codes[:n]))
 
