@@ -30,6 +30,10 @@ MAX_LISTED_OPTIONS = 12        # a scripted answer that is no option: the option
 class Decisions:
     """The machine's decisions and the scenario's scripted answers (see the module docstring)."""
 
+    # per seat, the `getrandbits` of a plain random agent that answers as the machine asks, or
+    # None (run_game sets it for a game with the log off and nobody observing; `ask`)
+    drawn: list | None = None
+
     def ask(self, player, prompt: str, options: list, var: str, kind, span, secret: bool = False) -> bool | None:
         """Stop at a decision, or settle it at once when there is at most one option."""
         st = self.st
@@ -51,6 +55,22 @@ class Decisions:
         st.work += len(options)     # labelling the options is work, not one step (`charge`)
         if st.work > self.max_steps:
             charge(self, 0, span)   # past the bound: its located error
+        drawn = self.drawn
+        if drawn is not None and drawn[player] is not None and not self.dirty & self.prog.check_mask:
+            # a random agent's answer, drawn now (RandomAgent.choose: randrange, as
+            # Random._randbelow_with_getrandbits draws it), as a decision of one option is taken:
+            # where the machine would stop, answer and go on, it draws the same index, and here no
+            # end check waits to be looked at first (nothing it reads changed since the last look)
+            draw = drawn[player]
+            n = len(options)
+            k = n.bit_length()
+            index = draw(k)
+            while index >= n:
+                index = draw(k)
+            st.frames[-1].env[var] = options[index]
+            if self.tally is not None:
+                self.tally.real += 1
+            return None
         # the labels of cards, yes / no, players and an enum's members are made when first read
         # (`pending_labels`): nothing changes while the decision waits, and making them can neither
         # fail nor change the state; any other kind's are made now, where making them may fail (a

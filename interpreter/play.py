@@ -54,6 +54,19 @@ def run_game(game, players: int, seed: int, agents: Sequence[Agent] | None = Non
     bits = [random_bits(agent) for agent in agents]
     st = eng.m.st
     decide, run = eng.m.decide, eng.m.run
+    if not log and observe is None and any(draw is not None for draw in bits):
+        # nobody reads a decision between two answers: the random seats answer as the machine
+        # asks (Decisions.ask), each drawing what it would have drawn here
+        eng.m.drawn = bits
+    try:
+        _loop(eng, agents, observe, st, searches, views, bits, decide, run)
+    finally:
+        eng.m.drawn = None
+    return eng
+
+
+def _loop(eng, agents, observe, st, searches, views, bits, decide, run) -> None:
+    """run_game's loop: each decision the machine stops at answered by its seat's agent."""
     while st.result is None:        # eng.finished
         p = st.pending
         if p is None:
@@ -83,7 +96,6 @@ def run_game(game, players: int, seed: int, agents: Sequence[Agent] | None = Non
             eng.decide(index)
         if observe is not None:
             observe(eng)
-    return eng
 
 
 class PlayerCountError(ValueError):

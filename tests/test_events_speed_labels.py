@@ -92,3 +92,31 @@ def test_a_game_aborted_between_random_answers_ends_its_log_as_before():
         assert log.events[-1]["event"] == "aborted" and err.value.sources
         got.append(log.to_jsonl())
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("path,players", GAMES)
+def test_random_seats_answered_as_the_machine_asks_play_the_same_game(path, players):
+    """With the log off and nobody observing, run_game's random seats answer inside
+    Decisions.ask (`Machine.drawn`): the same end state (steps, work, generator included), result
+    and tally as when each decision stops the machine and is answered from run_game's loop, and
+    the step bound stops the game on the same instruction."""
+    from cardsmith.interpreter.errors import GameAborted
+    from cardsmith.interpreter.report import Tally
+    from cardsmith.interpreter.simulate import counted_events
+    game = load_game(str(ROOT / path))
+
+    def play(seed, agents, max_steps=None):
+        tally = Tally(counted_events(game))
+        try:
+            eng = run_game(game, players, seed, agents=agents, log=False, max_steps=max_steps, tally=tally)
+        except GameAborted as err:
+            return "aborted", str(err), tally.real, tally.forced
+        assert eng.m.drawn is None
+        return eng.result, eng.state.to_dict(), tally.real, tally.forced, tally.events, tally.played
+    for seed in range(2):
+        for bound in (None, 900):
+            asked = [_Asking(seed * 1000 + s) for s in range(players)]
+            mixed = [(RandomAgent if s % 2 else _Asking)(seed * 1000 + s) for s in range(players)]
+            want = play(seed, asked, bound)
+            assert play(seed, None, bound) == want, (path, seed, bound)
+            assert play(seed, mixed, bound) == want, (path, seed, bound)
