@@ -107,6 +107,22 @@ def _pick(names: list[str], caps: dict[str, int], k: int, sums: list, pool: dict
     one at a time, only a card after which the smallest completion still fits. None: stuck."""
     left = {n: caps[n] for n in names}
     chosen: list[str] = []
+    if not sums:
+        # no capped field: every card left fits, in the order of `names` (those with copies
+        # left, kept as they run out): the same draws as the general loop below
+        ok = [n for n in names if left[n] > 0]
+        total = sum(left.values())
+        for step in range(k):
+            if total - 1 < k - step - 1 or not ok:
+                return None, state
+            state, i = R.below(state, len(ok))
+            n = ok[i]
+            left[n] -= 1
+            total -= 1
+            chosen.append(n)
+            if left[n] <= 0:
+                del ok[i]
+        return chosen, state
     used = [0] * len(sums)
     for step in range(k):
         rest = k - step - 1
@@ -146,17 +162,36 @@ def _pick(names: list[str], caps: dict[str, int], k: int, sums: list, pool: dict
     return chosen, state
 
 
+def _plan(game) -> tuple:
+    """What every random deck of `game` starts from (read, never changed): the pool by name, how
+    many copies of each name a deck may take, the names by card type (those it may take) and
+    how many cards of each type the pool offers. Kept on the game."""
+    plan = game._cache.get("deck_plan")
+    if plan is None:
+        pool = _pool(game)
+        caps = _name_caps(game.decls.deck_rules, pool)
+        by_type: dict[str, list[str]] = {}
+        for name, card in pool.items():
+            if caps[name] > 0:
+                by_type.setdefault(card.type_name, []).append(name)
+        avail = {t: sum(caps[n] for n in names) for t, names in by_type.items()}
+        plan = game._cache["deck_plan"] = (pool, caps, by_type, avail)
+    return plan
+
+
+def _pool(game) -> dict:
+    """`pool_of(game)`, kept on the game (the declared game's cards do not change)."""
+    pool = game._cache.get("deck_pool")
+    if pool is None:
+        pool = game._cache["deck_pool"] = pool_of(game)
+    return pool
+
+
 def random_deck(game, seed: int, seat: int) -> list[str]:
     """A legal deck for `seat` (card names, in the order dealt), the same for the same game, seed
     and seat. Raises NoLegalDeck when none can be built within MAX_DECK_TRIES."""
     rules: A.DeckRulesDecl = game.decls.deck_rules
-    pool = pool_of(game)
-    caps = _name_caps(rules, pool)
-    by_type: dict[str, list[str]] = {}
-    for name, card in pool.items():
-        if caps[name] > 0:
-            by_type.setdefault(card.type_name, []).append(name)
-    avail = {t: sum(caps[n] for n in names) for t, names in by_type.items()}
+    pool, caps, by_type, avail = _plan(game)
     state = R.seed_state((seed * 1_000_003 + seat) ^ DECK_SALT)
     for _ in range(MAX_DECK_TRIES):
         take, state = _counts(rules, avail, state)
@@ -187,7 +222,7 @@ def dealt_game(game, decks: list[list[str]]):
     if key in kept:
         return kept[key]
     rules = game.decls.deck_rules
-    pool = pool_of(game)
+    pool = _pool(game)
     cards = [replace(c, id=i) for i, c in enumerate(c for c in game.cards if c.zone != rules.pool)]
     for seat, names in enumerate(decks):
         unknown = [n for n in names if n not in pool]
