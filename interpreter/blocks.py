@@ -44,6 +44,10 @@ class Snippet:
     ("goto", box, indent)   jump to box[0] and leave the block (a plain jump)
     ("gotow", box, indent)  the same, after a primitive that watched (the loop checks)
     ("watch", expr, indent) `_w = expr`, and leave the block if it set brk or dirtied a check
+    ("watchz", (bit, has), indent)  "watch" of `_w` where the end checks' mask holds the state
+                            part `bit` (`has`) / does not (not `has`), else nothing: after a move
+                            written out, which dirties only the zones (brk and the mask's parts
+                            are clear as an instruction begins: a block leaves when they are set)
     ("retw", None, indent)  leave the block as after a primitive that watched
     ("call", (code id, name, span ref, ((param, argument source), ...)), indent)  call a procedure
                             with the env `_i` (the snippet's first line builds it): run to its
@@ -311,6 +315,9 @@ def _flat_body(program, code, pad0: str, framed: bool, paste: int = 0):
             elif what == "watch":       # a flat procedure's primitive cannot stop the run (`flat`)
                 if arg != "_w" or out[-1].endswith(":") or _indent(out[-1]) != len(ind):
                     out.append(f"{ind}_w = {arg}")
+            elif what == "watchz":      # (`_w` is set on every way to it)
+                if out[-1].endswith(":"):
+                    out.append(f"{ind}pass")
             elif what == "call":
                 callee = arg[0]
                 # a call every run of the procedure makes: its count is added with this one's
@@ -578,6 +585,9 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
                     if arg != "_w":
                         out.append(f"{ind}_w = {arg}")
                     out.append(f"{ind}if _w and {stops}: return -{_n(k + kf)}{_MINUS}")
+                elif what == "watchz":
+                    if bool(mask & arg[0]) == arg[1]:
+                        out.append(f"{ind}if _w and {stops}: return -{_n(k + kf)}{_MINUS}")
                 elif what == "call":
                     callee, proc, span = arg[:3]
                     steps = None if proc in program.replacements else flat(program, callee)
@@ -837,7 +847,7 @@ def block_starts(code) -> list[int]:
     after an instruction that may leave its block (a fallback, or one that watched)."""
     starts = {0} | set(code.__dict__.get("_targets") or jump_targets(code))
     for pc, snip in enumerate(code.srcs):
-        if snip is None or any(not isinstance(line, str) and line[0] in ("watch", "call", "enter", "gotow", "retw")
+        if snip is None or any(not isinstance(line, str) and line[0] in ("watch", "watchz", "call", "enter", "gotow", "retw")
                                for line in snip.lines):
             starts.add(pc + 1)
     return sorted(pc for pc in starts if pc < len(code.ops))

@@ -252,6 +252,11 @@ class StmtCompiler:
     def gx(self, e, ctx, g: Gen) -> str:
         return self.g.src(e, ctx.sc, g)
 
+    def gt(self, e, ctx) -> str:
+        """`e` as the test of an `if` / `while` (only its truth asked): an and / or / not of tests
+        written bare (`ExprGen.test`), not as the value `True` / `False`."""
+        return self.g.test(e, ctx.sc, Gen())
+
     def k(self, obj) -> str:
         """A generated name bound to `obj` (a span, a prompt, a list) in the program's namespace."""
         return self.g.pool.ref(obj)
@@ -287,9 +292,13 @@ class StmtCompiler:
                        f"    if _k is None: _raise_no_zone({self.k(s.to.span)})",
                        *_quiet_move(many, place, face, ks, typed=many or t == CARD, seat=self._seat(s.to, ctx),
                                     **shape),
-                       f"    else: _w = m.move({'_c' if many else '[_c]' if t == CARD else '_c if isinstance(_c, list) else [_c]'}, "
+                       "    else:",
+                       f"        _w = m.move({'_c' if many else '[_c]' if t == CARD else '_c if isinstance(_c, list) else [_c]'}, "
                        f"_k, {place!r}, {face!r}, {ks})",
-                       ("watch", "_w", "    ")), effect=(ZONES, (MOVED, REVEALED)))
+                       # the moves written out change nothing an end check reads unless it reads the
+                       # zones: where it does not, only Machine.move's way is watched (blocks.py)
+                       ("watchz", (ZONES, False), "        "),
+                       ("watchz", (ZONES, True), "    ")), effect=(ZONES, (MOVED, REVEALED)))
         ctx.code.emit(move, span, ("move", s.what, " → ", f"{s.place} of " if s.place else "", s.to,
                                    f" face {face}" if face else ""), src)
 
@@ -886,7 +895,7 @@ class StmtCompiler:
                 if not cond(m, fr.env):
                     fr.pc = nxt[0]
             ctx.code.emit(test, cond_e.span, ("jump_if_not", cond_e, " → ", nxt),
-                          Snippet((f"if not ({self.gx(cond_e, ctx, Gen())}):", ("goto", nxt, "    ")), pc=False,
+                          Snippet((f"if not ({self.gt(cond_e, ctx)}):", ("goto", nxt, "    ")), pc=False,
                                   effect=(0, ())))
             self.block(body, ctx)
             end = [0]
@@ -952,7 +961,7 @@ class StmtCompiler:
                            "while _i < len(_l):",
                            f"    env[{name!r}] = _l[_i]",
                            "    _i += 1",
-                           f"    if {self.gx(s.cond, ctx, Gen())}:",
+                           f"    if {self.gt(s.cond, ctx)}:",
                            "        _f = True",
                            "        break",
                            f"env[{idx!r}] = _i",
@@ -985,7 +994,7 @@ class StmtCompiler:
             if bool(cond(m, fr.env)) == until:
                 fr.pc = exit_box[0]
         ctx.code.emit(test, s.cond.span, ("jump_if" if until else "jump_if_not", s.cond, " → ", exit_box),
-                      Snippet((f"if {'' if until else 'not '}({self.gx(s.cond, ctx, Gen())}):",
+                      Snippet((f"if {'' if until else 'not '}({self.gt(s.cond, ctx)}):",
                                ("goto", exit_box, "    ")), pc=False, effect=(0, ())))
         self._loop_body(ctx, s.body, head, exit_box, s.span)
 

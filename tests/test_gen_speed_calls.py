@@ -116,7 +116,8 @@ def test_the_peeled_test_and_the_pasted_lines_are_written():
     game, _ = _game()
     _play(game, True)
     sources = "\n".join(program_for(game).pool.sources)
-    assert "and (not ((True if" in sources, "refill's test made before its frame is pushed"
+    from cardsmith.dsl.bounds import MAX_FRAMES
+    assert f"if len(m.st.frames) < {MAX_FRAMES} and (not (" in sources, "refill's test made before its frame is pushed"
     assert "_pv100 = " in sources, "score's parameters pasted as variables"
 
 
