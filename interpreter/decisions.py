@@ -56,12 +56,12 @@ class Decisions:
         if st.work > self.max_steps:
             charge(self, 0, span)   # past the bound: its located error
         drawn = self.drawn
-        if drawn is not None and drawn[player] is not None and not self.dirty & self.prog.check_mask:
+        draw = drawn[player] if drawn is not None else None
+        if draw is not None and not self.dirty & self.prog.check_mask:
             # a random agent's answer, drawn now (RandomAgent.choose: randrange, as
             # Random._randbelow_with_getrandbits draws it), as a decision of one option is taken:
             # where the machine would stop, answer and go on, it draws the same index, and here no
             # end check waits to be looked at first (nothing it reads changed since the last look)
-            draw = drawn[player]
             n = len(options)
             k = n.bit_length()
             index = draw(k)
