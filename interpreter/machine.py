@@ -11,6 +11,8 @@ the stack.
 """
 from __future__ import annotations
 
+from itertools import repeat
+
 from cardsmith.dsl import bounds
 from cardsmith.dsl.bounds import MAX_DICE_PER_ROLL, MAX_FRAMES, MAX_RUNTIME_NUMBER, MAX_RUNTIME_STRING, MAX_STEPS
 from cardsmith.dsl.registry import (ELIMINATED, FLIPPED, MOVED, REVEALED, ROUND_STARTED, STEP_ENDED,
@@ -98,6 +100,7 @@ class Machine(Triggers, Decisions, Scenarios):
         for key, seat in self.zone_seat.items():
             decl = program.decls.zones[key.partition(":")[0]]
             self.zone_info[key] = (decl, seat, decl.visibility == "public")
+        self._public_of = {key: info[2] for key, info in self.zone_info.items()}   # zone key -> public or not
         self.triggers = program.triggers
         # built-in events are raised only when something listens: a trigger, a window, a replacement
         self.listened = set(program.triggers) | set(program.windows_after) | set(program.replacements)
@@ -147,7 +150,7 @@ class Machine(Triggers, Decisions, Scenarios):
         self._stacked = (None, set())
         # whether some card is known to a player who looked at it (`looks at`): only then do
         # moves and shuffles have knowledge to forget
-        self.looks = self.remembers or any("$seen_by" in c for c in state.cards)
+        self.looks = self.remembers or any(map(dict.__contains__, state.cards, repeat("$seen_by")))
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> None:
@@ -431,17 +434,27 @@ class Machine(Triggers, Decisions, Scenarios):
             # coming into a public zone (set below): the mode's tests are not made again
             tally = None
             tallied = False
-            plain = not (public and self.move_triggers) or (face == "down" and key in self.plain_down)
-            if not plain and key in self.plain_down:
+            if not (public and self.move_triggers):
+                plain = True
+            elif key not in self.plain_down:
+                plain = False
+            elif face == "down":
+                plain = True
+            else:
                 # nor does a move reveal a card that lies face up in a public zone already, or will
                 # lie face down (`_unaware`): such a move is plain too
-                zone_info = self.zone_info
+                public_of = self._public_of
                 plain = True
-                for c in cards:
-                    up = face_up[c]
-                    if not ((up and zone_info[card_zone[c]][2]) or not (up if face is None else face == "up")):
-                        plain = False
-                        break
+                if face is None:
+                    for c in cards:
+                        if face_up[c] and not public_of[card_zone[c]]:
+                            plain = False
+                            break
+                else:
+                    for c in cards:
+                        if not (face_up[c] and public_of[card_zone[c]]):
+                            plain = False
+                            break
         else:
             # where the cards came from matters only to the log, the tally's card tracking and to
             # `moved` / `revealed` triggers
@@ -840,14 +853,14 @@ class Machine(Triggers, Decisions, Scenarios):
             # zone is revealed to the seats that could not see it lying face down there (`_blind`,
             # its zone's rule looked up once), the versions counted as below; the events in the
             # order of the general path's (`flipped`, then `revealed`, raised even with no card shown)
-            zone_info, card_zone = self.zone_info, st.card_zone
-            seen_in = self._seen_in
+            public_of, card_zone = self._public_of, st.card_zone
+            seen_in = self._seen_in or {}
             shown = []
             for c in cards:
                 if face_up[c] != up:
                     z = card_zone[c]
-                    if zone_info[z][2]:
-                        got = seen_in.get((z, face_up[c])) if seen_in is not None else None
+                    if public_of[z]:
+                        got = seen_in.get((z, face_up[c]))
                         if got is None:
                             self._seeing(z, face_up[c])
                             seen_in = self._seen_in
