@@ -214,8 +214,9 @@ def _direct(pool, fn, params: dict, it: bool = False) -> str | None:
     the Pool) with its reads of the env written as what the env would hold: `env['$this']` as
     `_c`, `env['$you']` as `_seat`, `env['<an event parameter>']` as `_p['<it>']`; None when it
     reads the env in any other way (a closure given the env, a keyword's argument) or is not
-    such a function. `it`: `env['$it']` is read as `_c` too (a trigger order key's env). The tokens are rewritten, so a string literal that spells `env['$this']`
-    stays that text: only a name token `env` followed by `[`, a string and `]` is replaced."""
+    such a function. `it`: `env['$it']` is read as `_c` too (a trigger order key's env). The
+    tokens are rewritten, so a string literal that spells `env['$this']` stays that text: only a
+    name token `env` followed by `[`, a string and `]` is replaced."""
     name = getattr(fn, "__name__", "")
     if getattr(fn, "__globals__", None) is not pool.ns:
         return None
