@@ -286,8 +286,9 @@ class StmtCompiler:
         pre, value, shape = self._move_source(s.what, many, ctx, g)
         ks = self.k(span)
         src = Snippet((*pre,
-                       f"_c = {value}",
-                       "if _c is not None:",
+                       *(() if value == "_c" else (f"_c = {value}",)),
+                       # (the cards of zones are a list: Python compiles `if True:` to no test)
+                       "if True:" if "clear" in shape else "if _c is not None:",
                        f"    _k = {self.gx(s.to, ctx, g)}",
                        f"    if _k is None: _raise_no_zone({self.k(s.to.span)})",
                        *_quiet_move(many, place, face, ks, typed=many or t == CARD, seat=self._seat(s.to, ctx),
@@ -323,7 +324,9 @@ class StmtCompiler:
             if (isinstance(e.zone, A.EveryZone) and e.zone.name in self.d.zones
                     and self.d.zones[e.zone.name].per_entity is None and self.g.nn(e.zone, sc, g)):
                 keys = self.g.src(e.zone, sc, g)
-                return (f"_mzs = {keys}",), "[_mc for _ms in _mzs for _mc in m.zones[_ms]]", {"clear": "_mzs"}
+                # (gathered zone by zone, in their order: no comprehension's frame for a few zones)
+                return ((f"_mzs = {keys}", "_c = []", "for _ms in _mzs: _c += m.zones[_ms]"), "_c",
+                        {"clear": "_mzs"})
         return (), self.gx(e, ctx, g), {}
 
     def _seat(self, to, ctx) -> str:
