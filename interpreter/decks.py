@@ -236,7 +236,10 @@ def dealt_game(game, decks: list[list[str]]):
                                          f"{MAX_CARDS:,} a game may have (MAX_CARDS)", rules.span,
                                          "use smaller decks or fewer players")], game.sources)
     # the prefixes of the programs of its deals, shared by them (interpreter/program.py, `Program._prefix_key`)
-    out = replace(game, cards=tuple(cards), _cache={"prefixes": game._cache.setdefault("prefixes", {})}, decks=key)
+    # the declared game's cards, whose abilities' codes its program builds (interpreter/program.py, `_rules_abilities`)
+    out = replace(game, cards=tuple(cards), _cache={"prefixes": game._cache.setdefault("prefixes", {}),
+                                                    "holders_read": game._cache.setdefault("holders_read", {}),
+                                                    "rules_cards": game.cards}, decks=key)
     if len(kept) >= _DEALT_KEPT:
         kept.pop(next(iter(kept)))
     kept[key] = out

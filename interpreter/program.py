@@ -89,9 +89,22 @@ class Program:
         # deal, and copied into the program of every deal that reads the same (`_prefix_key`)
         self.dealt = bool(game.decks)
         self.holders_read = False       # whether the code built so far read `keyword_holders` (keyword_cards)
+        # the cards of the declared game (pool included), for a dealt game: the codes of the
+        # `instead of` and triggered abilities of every one of them are built with the prefix, in
+        # their order (`_rules_abilities`), and a deal's index names those of its own cards
+        self.rules_cards = game._cache.get("rules_cards") if self.dealt else None
         shared = game._cache.get("prefixes") if self.dealt else None
-        key = self._prefix_key() if shared is not None else None
-        kept = shared.get(key) if key is not None else None
+        key = self._prefix_key() if shared is not None or self.rules_cards is not None else None
+        # a prefix whose code reads the keywords' holders (`keyword_cards`: built in as constants,
+        # the deal's) is never shared by deals that deal them otherwise: for such rules (and
+        # `_prefix_key`) each deal builds the abilities of its own cards alone, as before. Which
+        # rules they are is known once a prefix was built (`_rebuild`); the same for every deal
+        # of the rules with that key, in any process
+        if self.rules_cards is not None:
+            flags = game._cache.setdefault("holders_read", {})
+            if flags.get(key):
+                self.rules_cards = None
+        kept = shared.get(key) if shared is not None else None
         if kept is not None and kept[0] != self.keyword_holders_key(kept[1]):
             kept = None             # its code holds the holders of keywords this deal deals otherwise
         snap = None
@@ -104,7 +117,14 @@ class Program:
             self.end_checks = [(self.gen.function(ec.cond, Scope(), "as soon as"), self._code(_end_check_name(ec),
                                                                                    ec.body, Scope()), ec)
                                for ec in d.end_checks]
-            if key is not None:
+            if self.rules_cards is not None:
+                self._rules_abilities()
+            if self.rules_cards is not None and self.holders_read:
+                # the rules' abilities were built for nothing: this deal's own, as every deal's
+                flags[key] = True
+                self._rebuild(game)
+                return
+            if shared is not None:
                 if len(shared) >= _PREFIXES_KEPT:
                     shared.pop(next(iter(shared)))
                 read = self.holders_read
@@ -143,6 +163,12 @@ class Program:
             self._share_blocks(snap)
 
     # ------------------------------------------------------------------ the prefix, shared by deals
+    def _rebuild(self, game: Game) -> None:
+        """This program built again from the start (`__init__`), now that its prefix key is known
+        to read the keywords' holders (the abilities of the deal's own cards, as before)."""
+        self.__dict__.clear()
+        self.__init__(game)
+
     def _prefix_key(self) -> tuple:
         """What building the prefix (setup, round, end checks and the procedures they call) reads
         of the cards dealt, besides the keywords' holders (`keyword_holders_key`): which names
@@ -297,11 +323,12 @@ class Program:
         return self._proc_codes[key]
 
     # ------------------------------------------------------------------ abilities
-    def ability_groups(self, kind):
+    def ability_groups(self, kind, cards=None):
         """[(ability, keyword args, card type, [card ids])] for every ability of class `kind` that
-        some card has, in the order the cards first show them (never dict-of-set order)."""
+        some card has, in the order the cards first show them (never dict-of-set order); of
+        `cards` when given, else the game's."""
         groups: dict = {}
-        for card in self.game.cards:
+        for card in (self.game.cards if cards is None else cards):
             for ab, args in card.bound:
                 if isinstance(ab, kind):
                     groups.setdefault((id(ab), args, card.type_name), (ab, args, card.type_name, []))[3].append(card.id)
@@ -325,21 +352,48 @@ class Program:
                                                  "text is blank unless")
         return cache[type_name]
 
+    # ------------------------------------------------------------------ the rules' abilities (dealt games)
+    def _rules_abilities(self) -> None:
+        """The codes of every `instead of` and triggered ability a card of the rules has (the
+        declared game's cards, the pool's included), in the order they would be built for a game
+        of all of them, kept by (kind, ability, keyword arguments, card type): what a deal's
+        index names (`_index_replacements`, `_index_triggers`). Their code, condition and label
+        read nothing of the deal the prefix does not (the label names a card only for its own
+        ability, which its copies share), so they are part of what deals share."""
+        built: dict = {}
+        for ab, args, type_name, cards in self.ability_groups(A.Replacement, self.rules_cards):
+            built[("instead", id(ab), args, type_name)] = self._replacement_code(ab, type_name)
+        for ab, args, type_name, cards in self.ability_groups(A.Triggered, self.rules_cards):
+            built[("when", id(ab), args, type_name)] = self._triggered_code(ab, type_name, self.rules_cards[cards[0]])
+        self._ability_codes = built
+
+    def _triggered_code(self, ab, type_name: str, first) -> tuple:
+        """(code id, condition, label) of a triggered ability of `type_name` cards (`first`: the
+        first card that carries it)."""
+        d = self.decls
+        sc = self.ability_scope(ab, type_name)
+        sc.event_params = self._event_params(ab.event)
+        cond = self.gen.function(ab.cond, sc, "a condition") if ab.cond is not None else None
+        kw = self.keyword_of.get(id(ab))
+        owner = (f"keyword {kw.name}" if kw is not None else type_name
+                 if ab in d.card_types[type_name].abilities else first.name)
+        label = f"{owner}: when {ab.event}"
+        code_id = self._trigger_code(label, ab, cond, sc.child())
+        self.blank_of(type_name)
+        return code_id, cond, label
+
     # ------------------------------------------------------------------ triggers
     def _index_triggers(self) -> None:
         d = self.decls
         held = [st.holds for st in d.stacks if st.holds is not None]
         held_all = any(not h for h in held)
         held_types = {name for h in held for name in h}
+        built = self.__dict__.get("_ability_codes")
         for ab, args, type_name, cards in self.ability_groups(A.Triggered):
-            sc = self.ability_scope(ab, type_name)
-            sc.event_params = self._event_params(ab.event)
-            cond = self.gen.function(ab.cond, sc, "a condition") if ab.cond is not None else None
-            kw = self.keyword_of.get(id(ab))
-            owner = (f"keyword {kw.name}" if kw is not None else type_name
-                     if ab in d.card_types[type_name].abilities else self.game.cards[cards[0]].name)
-            label = f"{owner}: when {ab.event}"
-            code_id = self._trigger_code(label, ab, cond, sc.child())
+            if built is not None:
+                code_id, cond, label = built[("when", id(ab), args, type_name)]
+            else:
+                code_id, cond, label = self._triggered_code(ab, type_name, self.game.cards[cards[0]])
             entry = TriggerEntry(ab, code_id, cond, self.blank_of(type_name), cards, label, extra=dict(args),
                                  stacked=not ab.at_once and (held_all or type_name in held_types))
             self.triggers.setdefault(ab.event, []).append(entry)
@@ -362,26 +416,36 @@ class Program:
 
     def _index_replacements(self) -> None:
         """`instead of <procedure or event> where <cond>:` abilities, indexed by what they replace."""
+        built = self.__dict__.get("_ability_codes")
         for ab, args, type_name, cards in self.ability_groups(A.Replacement):
-            sc = self.ability_scope(ab, type_name)
-            proc = self.decls.procedures.get(ab.event)
-            if proc is not None and ab.event not in self.decls.events:
-                # the procedure's parameters, typed as every call of it in the game types them (settled
-                # by the checker), not by whichever call happened to be compiled first
-                types = self.decls.param_types.get(ab.event, (ANY,) * len(proc.params))
-                sc.event_params = dict(zip(proc.params, types))
+            if built is not None:
+                code_id, cond, params = built[("instead", id(ab), args, type_name)]
             else:
-                sc.event_params = self._event_params(ab.event)
-            cond = self.gen.function(ab.cond, sc, "a condition") if ab.cond is not None else None
-            code = self.new_code(f"instead of {ab.event} (line {ab.span.line})")
-            self.stmts.block(ab.body, Ctx(code, sc.child()))
-            entry = TriggerEntry(ab, code.id, cond, self.blank_of(type_name), cards,
+                code_id, cond, params = self._replacement_code(ab, type_name)
+            entry = TriggerEntry(ab, code_id, cond, self.blank_of(type_name), cards,
                                  f"instead of {ab.event}", extra=dict(args))
             entry.card_set = frozenset(cards)
             # `where card = this`: only the card named can be replaced by its own ability (the
             # machine asks only about moves and flips of those cards: triggers.replaceable)
-            entry.key_param = self._key_param(ab.cond, sc.event_params)
+            entry.key_param = self._key_param(ab.cond, params)
             self.replacements.setdefault(ab.event, []).append(entry)
+
+    def _replacement_code(self, ab, type_name: str) -> tuple:
+        """(code id, condition, the parameters it sees) of an `instead of` ability of `type_name` cards."""
+        sc = self.ability_scope(ab, type_name)
+        proc = self.decls.procedures.get(ab.event)
+        if proc is not None and ab.event not in self.decls.events:
+            # the procedure's parameters, typed as every call of it in the game types them (settled
+            # by the checker), not by whichever call happened to be compiled first
+            types = self.decls.param_types.get(ab.event, (ANY,) * len(proc.params))
+            sc.event_params = dict(zip(proc.params, types))
+        else:
+            sc.event_params = self._event_params(ab.event)
+        cond = self.gen.function(ab.cond, sc, "a condition") if ab.cond is not None else None
+        code = self.new_code(f"instead of {ab.event} (line {ab.span.line})")
+        self.stmts.block(ab.body, Ctx(code, sc.child()))
+        self.blank_of(type_name)
+        return code.id, cond, sc.event_params
 
     def modifier_kind(self, ab: A.StaticMod, type_name: str) -> str:
         """What a `modify` ability changes: "game" (no target), "player" (its target's recorded

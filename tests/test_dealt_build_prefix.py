@@ -90,6 +90,18 @@ as soon as count(players where it's deck is not empty) = 0:
 '''
 
 
+# the same without `has keyword` in the rules: its prefix reads no card ids whatever the
+# generated code of `has keyword` is, so its deals share the rules' abilities' codes too
+PLAIN = BRAVE.replace('game "Brave Duel"', 'game "Plain Duel"').replace(
+    "if brave(p) > 0 or any(cards in p's front where it has no keyword Brave and strength > 3):",
+    "if any(cards in p's front where strength > 3):")
+
+
+@pytest.fixture(scope="module")
+def plain():
+    return load_text(PLAIN, "plain_duel.cards")
+
+
 @pytest.fixture(scope="module")
 def duel():
     return load_game(str(ROOT / "tests" / "games" / "deck_duel.cards"))
@@ -106,7 +118,14 @@ def race():
 
 
 def _alone(dealt):
-    """The same deal, its program built without the shared prefixes."""
+    """The same deal, its program built as it is for a deal, but without the shared prefixes."""
+    return replace(dealt, _cache={"rules_cards": dealt._cache["rules_cards"],
+                                  "holders_read": dealt._cache["holders_read"]})
+
+
+def _own(dealt):
+    """The same deal, its program built from its own cards alone (no rules' abilities, nothing
+    shared): as every deal's was built before the prefixes."""
     return replace(dealt, _cache={})
 
 
@@ -137,7 +156,7 @@ def test_deals_of_the_same_rules_share_the_prefix(duel):
     assert second.game is not first.game and second.keyword_holders is not first.keyword_holders
 
 
-@pytest.mark.parametrize("which", ["duel", "brave", "race"])
+@pytest.mark.parametrize("which", ["duel", "brave", "plain", "race"])
 def test_a_shared_prefix_is_the_one_the_deal_builds(which, request):
     game = request.getfixturevalue(which)
     for seed in range(1, 7 if which != "race" else 4):
@@ -145,7 +164,7 @@ def test_a_shared_prefix_is_the_one_the_deal_builds(which, request):
         _same_program(program_for(dealt), program_for(_alone(dealt)))
 
 
-@pytest.mark.parametrize("which", ["duel", "brave"])
+@pytest.mark.parametrize("which", ["duel", "brave", "plain"])
 def test_each_deal_plays_its_own_game(which, request):
     game = request.getfixturevalue(which)
     for seed in range(1, 9):
@@ -154,13 +173,16 @@ def test_each_deal_plays_its_own_game(which, request):
         assert shared.prog is not alone.prog
         assert shared.log_jsonl() == alone.log_jsonl()
         assert json.dumps(shared.save(), sort_keys=True) == json.dumps(alone.save(), sort_keys=True)
+        own = run_game(_own(shared.game), 2, seed)
+        assert own.prog.prefix_n == 0 and shared.log_jsonl() == own.log_jsonl()
 
 
 def test_space_race_deals_play_as_alone(race):
     for seed in (1, 2):
         shared = run_game(race, 2, seed)
         alone = run_game(_alone(shared.game), 2, seed)
-        assert shared.log_jsonl() == alone.log_jsonl()
+        own = run_game(_own(shared.game), 2, seed)
+        assert shared.log_jsonl() == alone.log_jsonl() == own.log_jsonl()
 
 
 def test_a_saved_dealt_game_restores_with_a_shared_prefix(duel):
@@ -193,7 +215,7 @@ def _shape(source: str) -> str:
     return _NAME.sub(lambda mo: names.setdefault(mo.group(0), f"_n{len(names)}"), source)
 
 
-@pytest.mark.parametrize("which", ["duel", "brave", "race"])
+@pytest.mark.parametrize("which", ["duel", "brave", "plain", "race"])
 def test_shared_blocks_are_the_ones_the_deal_builds(which, request):
     """The prefix's fused blocks, built by whichever deal first ran them, are those the deal
     would build itself (the same source, its names aside)."""
@@ -211,3 +233,32 @@ def test_shared_blocks_are_the_ones_the_deal_builds(which, request):
                 if fn is not None:
                     assert _shape(fn.source) == _shape(block(alone, mine, pc).source), (code.name, pc)
                     assert code.sizes[pc] == mine.sizes[pc]
+
+
+@pytest.mark.parametrize("which", ["brave", "plain", "race"])
+def test_the_rules_abilities_are_built_once(which, request):
+    """A dealt game's program builds the codes of the abilities of every card of the rules (the
+    pool's included) with its prefix, unless its prefix reads the keywords' holders (then those of
+    its own cards, as before): the same way for every deal with the same `_prefix_key`, and, where
+    the rules' are built, an ability's code is the same in every deal, built once."""
+    game = request.getfixturevalue(which)
+    progs = [program_for(game_with_decks(game, 2, seed)) for seed in range(1, 9 if which != "race" else 5)]
+    by_key: dict = {}
+    for prog in progs:
+        by_key.setdefault(prog._prefix_key(), []).append(prog)
+    for same in by_key.values():
+        assert len({prog.rules_cards is not None for prog in same}) == 1
+        if same[0].rules_cards is None:
+            continue
+        first = same[0]
+        codes = {(e.ability.span, tuple(e.extra.items()), first.card_type_names[e.cards[0]]): e.code_id
+                 for es in list(first.triggers.values()) + list(first.replacements.values()) for e in es}
+        for prog in same[1:]:
+            for es in list(prog.triggers.values()) + list(prog.replacements.values()):
+                for e in es:
+                    cid = codes.get((e.ability.span, tuple(e.extra.items()), prog.card_type_names[e.cards[0]]))
+                    if cid is not None:
+                        assert e.code_id == cid
+                        assert all(a is b for a, b in zip(prog.codes[cid].ops, first.codes[cid].ops))
+    if which == "plain":        # nothing in it reads the holders: every deal builds the rules'
+        assert all(prog.rules_cards is not None and prog.prefix_n > 0 for prog in progs)
