@@ -1,7 +1,15 @@
 """Program: a Game compiled once into Codes for the step machine, plus the trigger index.
 
-Built lazily and cached on the (immutable) Game. Code ids are stable for a given game file,
-which is what lets a saved GameState name its frames by id.
+Built lazily and cached on the (immutable) Game. Code ids are stable for a given game file
+(and, for a game dealt decks, its deal), which is what lets a saved GameState name its frames by id.
+
+A game dealt decks (interpreter/decks.py) gets a program per deal. What of it the deal does not
+change is built once per rules and what it reads of the deal (`_prefix_key`), and copied into
+the program of every later deal (`_snapshot`, `_restore`): the setup, the round, the end checks,
+the procedures they call and, unless that code reads the keywords' holders (card ids), the codes
+of the `instead of` and triggered abilities of every card of the rules (`_rules_abilities`); the
+fused blocks of those codes are shared too, by the deals that read the same when building them
+(`_share_blocks`, `_blocks_key`). tests/test_dealt_build_prefix.py.
 """
 from __future__ import annotations
 
