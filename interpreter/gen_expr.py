@@ -1214,8 +1214,13 @@ class ExprGen:
 
     def g_HasKeyword(self, e, sc, g):
         from .compile_lang import keyword_cards
-        holders = self.const(keyword_cards(self.x).get(e.keyword, frozenset()))
         t = g.var()
+        if self.p.dealt:
+            # as compile_lang.x_HasKeyword: a dealt game's code may be shared by deals of the same
+            # rules (Program's prefix), so the holders are this deal's, read as it runs
+            return (f"(({t} := {self.src(e.operand, sc, g)}) is not None "
+                    f"and ({t} in m.prog.keyword_holders[{e.keyword!r}]) is not {e.negated!r})")
+        holders = self.const(keyword_cards(self.x).get(e.keyword, frozenset()))
         return (f"(({t} := {self.src(e.operand, sc, g)}) is not None "
                 f"and ({t} in {holders}) is not {e.negated!r})")
 
