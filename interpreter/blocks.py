@@ -433,7 +433,8 @@ def _guard(program, callee: int) -> str | None:
     one instruction more. Otherwise the call runs as before (the test again, as its first)."""
     cache = program.__dict__.setdefault("_guards", {})
     if callee in cache:
-        return cache[callee]
+        hit = cache[callee]
+        return None if hit is None else hit[0]
     cache[callee] = None
     code = program.codes[callee]
     snip = code.srcs[0] if code.srcs else None
@@ -452,8 +453,32 @@ def _guard(program, callee: int) -> str | None:
     test = _renamed([first[3:-1]], {"env": "_i"})
     if test is None or any(bad in test[0] for bad in _IMPURE):
         return None
-    cache[callee] = f"({test[0]})"
-    return cache[callee]
+    cache[callee] = (f"({test[0]})", first[3:-1])     # (over the call's `_i`, over `env`)
+    return cache[callee][0]
+
+
+def _guarded_call(program, lines):
+    """A call snippet (as `_local_call` reads it) of a procedure with a peeled guard (`_guard`)
+    that reads only parameters the call gives: (the lines evaluating each argument in order
+    into a variable `_pv1<nn>`, the guard over them, the callee, the lines building `_i` from
+    them and passing `$you` / `$this` on, for the call). None otherwise."""
+    if (len(lines) < 2 or isinstance(lines[-1], str) or lines[-1][0] != "call" or lines[-1][2] != ""
+            or len(lines[-1][1]) < 4 or not isinstance(lines[0], str) or not lines[0].startswith("_i = {")
+            or not all(isinstance(line, str) and line.startswith("if '$") for line in lines[1:-1])):
+        return None
+    callee, proc, _span, pairs = lines[-1][1][:4]
+    if proc in program.replacements or flat(program, callee) is not None or _guard(program, callee) is None:
+        return None
+    made = _localized([program.__dict__["_guards"][callee][1]], "env", "_pv1")
+    given = [p for p, _ in pairs]
+    if made is None or len(set(given)) != len(given) or not set(made[1]) <= set(given):
+        return None
+    names = dict(made[1])
+    for p in given:
+        names.setdefault(p, f"_pv1{len(names):02d}")
+    head = [f"{names[p]} = {src}" for p, src in pairs]
+    build = [f"_i = {{{', '.join(f'{p!r}: {names[p]}' for p in given)}}}", *lines[1:-1]]
+    return head, f"({made[0][0]})", callee, build
 
 
 def _enter(callee: int, env: str, ind: str, k: str) -> list:
@@ -569,7 +594,21 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
                 out += [pad + line for line in local[0]]
                 extra += local[2]
                 kf += local[1]
-            for line in (snip.lines if local is None else ()):
+            guarded = _guarded_call(program, snip.lines) if local is None and not plain else None
+            if guarded is not None:
+                # as the call below with a peeled guard (`_guard`), its arguments in variables: the
+                # env's dict built only where the frame is pushed
+                from cardsmith.dsl.bounds import MAX_FRAMES
+                head, test, callee, made = guarded
+                extra += 1
+                out += [*(pad + line for line in head), "#@>", _mark(callee, 0),
+                        f"{pad}if len(m.st.frames) < {MAX_FRAMES} and {test}:",
+                        "#@<",
+                        f"{pad}    _s += 1",
+                        f"{pad}else:",
+                        *(pad + "    " + line for line in made),
+                        *_enter(callee, "_i", pad + "    ", _n(k + kf))]
+            for line in (snip.lines if local is None and guarded is None else ()):
                 if isinstance(line, str):
                     out.append(pad + line)
                     continue
