@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields, is_dataclass
+from itertools import compress
+from operator import not_
 
 from cardsmith.dsl import ast as A
 from cardsmith.dsl.bounds import MAX_PLAYERS, MAX_RUNTIME_NUMBER
@@ -907,11 +909,12 @@ class ExprGen:
 
     # ------------------------------------------------------------------ players
     def g_PlayersExpr(self, e, sc, g):
-        p, gone = g.var("p"), g.var("g")
         # while nobody is out (most of a game), every seat: a slice of the seats' constant list
-        # (`m.st.out` has a flag per seat, `m.n_players` of them; MAX_PLAYERS bounds every game)
-        return (f"({self.seats()}[: m.n_players] if True not in m.st.out "
-                f"else [{p} for {p}, {gone} in enumerate(m.st.out) if not {gone}])")
+        # (`m.st.out` has a flag per seat, `m.n_players` of them; MAX_PLAYERS bounds every game);
+        # else the seats whose flag is not set, picked in C (itertools.compress: no comprehension)
+        seats = self.seats()
+        return (f"({seats}[: m.n_players] if True not in m.st.out "
+                f"else list({self.const(compress)}({seats}, {self.const(map)}({self.const(not_)}, m.st.out))))")
 
     def seats(self) -> str:
         """The constant list of every seat a game may have (0 .. MAX_PLAYERS - 1), sliced to the
