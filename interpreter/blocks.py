@@ -31,6 +31,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from cardsmith.dsl.registry import REVEALED
+
 MAX_CHAIN = 24      # the most blocks one block calls in a row (`block`: a jump forward calls the next)
 LOOPS = 8           # the most passes one call of a block makes round a loop (`block`: a jump back to its start)
 INLINE_LINES = 400  # the longest block (with what it pastes) pasted where a jump forward reaches it (`_body`)
@@ -91,6 +93,11 @@ def flat(program, code_id: int) -> int | None:
     listened = set(program.triggers) | set(program.windows_after) | set(program.replacements)
     if program.discards:            # a move may push a zone's discard code (interpreter/caps.py)
         listened.add("moved")
+    # a move face down reveals no card: its `revealed` moment has no card in it, so no trigger
+    # fires; it matters only where a window opens after `revealed`, where seen cards are
+    # remembered (`has seen`) or where something replaces `revealed` (Machine.move, `_moved`)
+    down_quiet = {REVEALED} if not (program.windows_after.get(REVEALED) or program.decls.remembers
+                                    or REVEALED in program.replacements) else set()
     total = 0
     for pc, snip in enumerate(code.srcs):
         if snip is None:
@@ -108,7 +115,8 @@ def flat(program, code_id: int) -> int | None:
                 total += inner
         if snip.effect is None and not any(not isinstance(line, str) and line[0] == "call" for line in snip.lines):
             return None
-        if snip.effect is not None and (snip.effect[0] & mask or set(snip.effect[1]) & listened):
+        if snip.effect is not None and (snip.effect[0] & mask or set(snip.effect[1]) & (
+                listened - down_quiet if snip.effect[2:] == ("down",) else listened)):
             return None
     cache[code_id] = total
     return total

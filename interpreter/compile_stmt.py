@@ -299,7 +299,9 @@ class StmtCompiler:
                        # the moves written out change nothing an end check reads unless it reads the
                        # zones: where it does not, only Machine.move's way is watched (blocks.py)
                        ("watchz", (ZONES, False), "        "),
-                       ("watchz", (ZONES, True), "    ")), effect=(ZONES, (MOVED, REVEALED)))
+                       ("watchz", (ZONES, True), "    ")),
+                      # a card laid face down is revealed to nobody: `blocks.flat` may leave REVEALED out
+                      effect=(ZONES, (MOVED, REVEALED), "down") if face == "down" else (ZONES, (MOVED, REVEALED)))
         ctx.code.emit(move, span, ("move", s.what, " → ", f"{s.place} of " if s.place else "", s.to,
                                    f" face {face}" if face else ""), src)
 
