@@ -1163,9 +1163,16 @@ class Machine(Triggers, Decisions, Scenarios):
         for entry in self.prog.modifiers.get(name, ()):
             blank, cond, target, amount_of, extra = entry.blank, entry.cond, entry.target, entry.amount, entry.extra
             ability = entry.ability
+            where = entry.zones     # where the first conjunct can hold (Program._modifier_zones)
             # the cards of `_live` (in a player's zone, for a player still in), looked at as found
             for src in entry.cards:
-                seat = zone_seat[card_zone[src]]
+                if where is None:
+                    seat = zone_seat[card_zone[src]]
+                else:
+                    z = card_zone[src]
+                    if z not in where:
+                        continue
+                    seat = zone_seat[z]
                 if seat is None:
                     continue
                 env = {"$this": src, "$you": seat, **extra} if extra else {"$this": src, "$you": seat}

@@ -59,6 +59,10 @@ class ModifierEntry:
     blank: object               # the card type's "text is blank unless", or None
     cards: list
     extra: dict = field(default_factory=dict)
+    # the zone keys where the condition's first conjunct can hold for a card whose `$you` is its
+    # zone's seat (`Program._modifier_zones`), or None: every zone; Machine._mod_table skips a
+    # card lying elsewhere before building its env
+    zones: frozenset | None = None
 
 
 class Program:
@@ -493,7 +497,8 @@ class Program:
             entry = ModifierEntry(ab, self.gen.function(ab.target, sc, "modify", known) if ab.target is not None else None,
                                   self.gen.function(ab.amount, sc, "modify", known),
                                   self.gen.conjunction(conds, sc, "modify", known) if conds else None,
-                                  self.blank_of(type_name), cards, extra=dict(args))
+                                  self.blank_of(type_name), cards, extra=dict(args),
+                                  zones=self._modifier_zones(conds[0]) if conds and self.blank_of(type_name) is None else None)
             self.modifiers.setdefault(key, []).append(entry)
             read = (ab.target, ab.amount, ab.cond, self.decls.card_types[type_name].blank_unless)
             names.setdefault(key, set()).update(names_in(read, self.decls))
@@ -506,6 +511,69 @@ class Program:
         self.tabled_mods = frozenset(self.modifiers) - untabled
         # setting an attribute of one of these names moves the version (Machine.assign); others do not
         self.tabled_reads = frozenset(n for f in self.tabled_mods for n in names[f])
+
+    def _modifier_zones(self, first) -> frozenset | None:
+        """The zone keys z for which a modifier's first conjunct `first` can hold for a card lying
+        in z with `$you` the seat owning z (as Machine._mod_table calls it), when `first` is
+        `zone of this is in E` or `this is in E`, E a zone of `you` (`your Z`, `you's Z`), a list
+        of such zones, or a call of a define whose body is one with `you` as its arguments
+        (`_you_zones`): the generated test is then a plain membership (no work charged, no error
+        possible: `$you` is a seat), false for any other zone, and `and` evaluates nothing after
+        it. None (no filter) for any other form."""
+        if not isinstance(first, A.IsIn) or first.negated:
+            return None
+        item = first.item
+        if isinstance(item, A.FieldOf) and item.name == "zone" and isinstance(item.obj, A.This):
+            if any(f.name == "zone" for ct in self.decls.card_types.values() for f in ct.fields):
+                return None
+            if isinstance(first.coll, (A.Your, A.Possessive)):
+                return None         # a zone of cards, not a list of zones
+        elif not isinstance(item, A.This) or not isinstance(first.coll, (A.Your, A.Possessive)):
+            return None
+        keep = set()
+        for seat in range(max(self.game.max_players, 1)):
+            names = self._you_zones(first.coll, {}, 0)
+            if names is None:
+                return None
+            keep.update(self.zone_keys[n][seat] for n in names)
+        return frozenset(keep)
+
+    def _you_zones(self, e, params: dict, depth: int) -> list | None:
+        """The names of the per-player zones E means, each of `you` (for `_modifier_zones`): `your
+        Z`, `P's Z` with P `you` or a define's parameter given `you`, a list of those, a define
+        called with `you` only; None for anything else."""
+        zones = self.decls.zones
+
+        def per_player(name):
+            zd = zones.get(name)
+            return zd is not None and zd.per_player and getattr(zd, "per_entity", None) is None
+        if isinstance(e, A.Your):
+            return [e.name] if per_player(e.name) else None
+        if isinstance(e, A.Possessive):
+            o = e.owner
+            if not (isinstance(o, A.You) or (isinstance(o, A.Name) and params.get(o.name) is True)):
+                return None
+            return [e.name] if per_player(e.name) else None
+        if isinstance(e, A.ListExpr):
+            out = []
+            for i in e.items:
+                got = self._you_zones(i, params, depth)
+                if got is None:
+                    return None
+                out += got
+            return out
+        if isinstance(e, A.Call) and depth < 4 and e.name in self.decls.defines:
+            from cardsmith.dsl.registry import BUILTIN_FUNCTIONS
+            d = self.decls.defines[e.name]
+            if e.name in BUILTIN_FUNCTIONS or len(d.params) != len(e.args):
+                return None
+            inner = {}
+            for name, a in zip(d.params, e.args):
+                if not (isinstance(a, A.You) or (isinstance(a, A.Name) and params.get(a.name) is True)):
+                    return None
+                inner[name] = True
+            return self._you_zones(d.expr, inner, depth + 1)
+        return None
 
     def _fixed_filter(self, ab: A.StaticMod, sc: Scope, extra: dict, cards: list) -> list:
         """The cards of `cards` whose `while` can hold: of the condition's leading conjuncts, those
