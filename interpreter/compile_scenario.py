@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 
 from cardsmith.dsl import ast as A
+from cardsmith.dsl.registry import STEP_STARTED
 from cardsmith.dsl.types import CARD, TEXT, ZONE, elem, is_list
 
 from .blocks import Snippet
@@ -368,6 +369,7 @@ def s_PlayStmt(self, s, ctx):
         fr.env[var] = count
         if step:        # stopped at this very step, the next time it would begin is meant
             m.stop_at = (step, len(m.st.frames), bool(m.parked) and m.parked_at == step)
+            m.plain_steps = False       # a step waited for: each begins by `begin_step`
         if m.resume():                  # the round stopped at a step goes on first, as one of them
             fr.env[var] = count - 1
             return True
@@ -380,6 +382,7 @@ def s_PlayStmt(self, s, ctx):
         if m.st.result is not None or (step and m.parked):
             if step and m.stop_at is not None:
                 m.stop_at = None
+                m.plain_steps = STEP_STARTED not in m.listened      # Machine.plain_steps
                 m.st.failures.append(_failure(m, span, f"play until step \"{step}\" failed", [
                     f"the game ended before {step} began ({m.st.result.get('reason') or 'game over'})"
                     if m.st.result is not None else f"{step} never began"]))

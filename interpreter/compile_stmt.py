@@ -1061,7 +1061,8 @@ class StmtCompiler:
                                # what `begin_step` does when no rule listens to the step beginning
                                # (nor replaces it: `listened` holds the replaced events too) and no
                                # scenario waits for a step: the step's name kept, and logged
-                               f"if m.stop_at is None and {STEP_STARTED!r} not in m.listened:",
+                               # (`m.plain_steps`: the two, kept by whatever changes them)
+                               "if m.plain_steps:",
                                f"    m.st.step_path.append({name!r})",
                                f"    if m.log.on: m.log.begins(m, {kind!r}, {name!r}, {ks})",
                                "else:",

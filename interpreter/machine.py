@@ -127,6 +127,10 @@ class Machine(Triggers, Decisions, Scenarios):
         # the hot path reads them at every event and step, and an instance's are found first
         self.history = None
         self.stop_at = None
+        # a step begins plainly (compile_stmt's step snippet: its name kept, and logged) while
+        # no scenario waits for a step and no rule listens to or replaces `step_started`: kept
+        # true to both wherever `stop_at` or `listened` change (scenario_machine, compile_scenario)
+        self.plain_steps = STEP_STARTED not in self.listened
         self.tally = None          # a simulation's counts (interpreter/report.py Tally), set by Engine
         self.resets = turn_memory(program.game, n_players)
         # `remember seen cards` (or a `has seen` in the game): every seat that sees a card's face

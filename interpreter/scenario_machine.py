@@ -15,7 +15,7 @@ The rules implemented here are stated in docs/language.md, "Scenarios":
 """
 from __future__ import annotations
 
-from cardsmith.dsl.registry import EVENTS
+from cardsmith.dsl.registry import EVENTS, STEP_STARTED
 
 
 class Scenarios:
@@ -39,6 +39,7 @@ class Scenarios:
         self.history = []
         self.listened = set(self.listened) | set(EVENTS)
         self.move_triggers = True
+        self.plain_steps = False        # `step_started` is listened to now (Machine.plain_steps)
 
     def remember(self, event: str, param_sets) -> None:
         at = len(self.log.events)
@@ -54,6 +55,7 @@ class Scenarios:
             self.stop_at = (name, depth, False)
             return None
         self.stop_at = None
+        self.plain_steps = STEP_STARTED not in self.listened     # Machine.plain_steps
         self.parked_at = name
         frames = self.st.frames
         frames[-1].pc -= 1                  # the instruction that begins the step runs again
