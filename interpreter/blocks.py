@@ -308,6 +308,14 @@ def _flat_body(program, code, pad0: str, framed: bool, paste: int = 0):
             pad += "    "
         if snip.pc and framed:
             out.append(f"{pad}fr.pc = {p + 1}")
+        # pasted (at nesting `paste`): a call of a flat procedure whose every env read is a
+        # parameter it is given is pasted with its parameters as variables (`_local_call`; at
+        # this nesting below the depth check already), its count folded in as `_pasted`'s is
+        local = _local_call(program, lines, paste, not (p in skippable or p in inside)) if paste and lines else None
+        if local is not None:
+            out += [pad + line for line in local[0]]
+            count += local[1]
+            continue
         for i, line in enumerate(lines):
             if isinstance(line, str):
                 out.append(pad + line)

@@ -94,7 +94,9 @@ def test_fused_blocks_stop_count_and_locate_as_one_at_a_time(inner, own, where):
 def test_generated_sources_carry_no_bookkeeping_or_markers():
     *_, game = _play(GAME.replace("INNER", "5").replace("OWN", "1"), True)
     sources = program_for(game).pool.sources
-    assert any("_env2 = _i" in src for src in sources), "outer and inner pasted into the setup's block"
+    # inner pasted into outer, itself pasted into the setup's block, each with its parameters as
+    # variables (blocks._local_call: `_pv1<nn>`, `_pv2<nn>`), where the env's dict was `_env2 = _i`
+    assert any("_pv200 = " in src for src in sources), "outer and inner pasted into the setup's block"
     for src in sources:
         assert "_p = " not in src and "#@" not in src, src
         assert not any(ch in src for ch in "\x01\x02\x04"), src
