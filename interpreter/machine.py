@@ -466,7 +466,10 @@ class Machine(Triggers, Decisions, Scenarios):
                 c = cards[0]
                 src = card_zone[c]
                 learners = None     # who learns the card if it is revealed (`_unaware`)
-                if face != "down":
+                # a card no trigger is pinned to (quiet_cards): its `revealed` adds nothing, and
+                # this state has no history nor window after it (the event is quiet)
+                pins = self.quiet_cards(REVEALED)
+                if face != "down" and (pins is None or c in pins):
                     was_up = face_up[c]
                     if not (was_up and self._public_of[src]) and (was_up if face is None else True):
                         got = self._seen_in.get((src, was_up)) if self._seen_in is not None else None
@@ -489,7 +492,7 @@ class Machine(Triggers, Decisions, Scenarios):
                 self.ver += 1
                 if learners is not None and face_up[c]:
                     self.announce_all(REVEALED, [{"card": c, "learners": learners}], span)
-                elif self.history is not None or self.prog.windows_after.get(REVEALED):
+                elif pins is None and (self.history is not None or self.prog.windows_after.get(REVEALED)):
                     # nothing is revealed, yet the moment is kept (a scenario) or opens a window
                     self.announce_all(REVEALED, [], span)
                 return True
@@ -894,10 +897,13 @@ class Machine(Triggers, Decisions, Scenarios):
             public_of, card_zone = self._public_of, st.card_zone
             seen_in = self._seen_in or {}
             shown = []
+            # where only pinned triggers answer `revealed` (quiet_cards), the parameters of the
+            # cards none of them holds are not made: they add nothing to the moment
+            pins = self.quiet_cards(REVEALED)
             for c in cards:
                 if face_up[c] != up:
                     z = card_zone[c]
-                    if public_of[z]:
+                    if public_of[z] and (pins is None or c in pins):
                         got = seen_in.get((z, face_up[c]))
                         if got is None:
                             self._seeing(z, face_up[c])
@@ -912,7 +918,8 @@ class Machine(Triggers, Decisions, Scenarios):
             self.ver += len(flipped)
             if FLIPPED in self.listened:
                 self.announce_all(FLIPPED, [{"card": c} for c in flipped], span)
-            self.announce_all(REVEALED, shown, span)
+            if shown or pins is None:
+                self.announce_all(REVEALED, shown, span)
             return True
         else:
             zone_info, card_zone = self.zone_info, st.card_zone

@@ -187,12 +187,20 @@ def _collector(prog, entries):
     loop.append("    return _fired")
     fn = pool.compile("\n".join(lines) + "\n\n\n" + "\n".join(loop) + "\n", name, "triggers of an event")
     fn.over = pool.ns[over]
+    # every entry pinned by `card` (`where card = this`): a parameter set naming no card of them
+    # adds nothing (Triggers.quiet_cards); an entry not pinned may fire on any card
+    fn.over.cards = frozenset(looked) if keys == {"card"} else None
     return fn
 
 
 def _no_triggers(m, param_sets) -> None:
     """`over` of an event no triggered ability answers."""
     return None
+
+
+# every `over` says which cards its parameter `card` must name for a trigger to fire (`cards`:
+# a frozenset), or None when any card may (Triggers.quiet_cards)
+_no_triggers.cards = frozenset()
 
 
 def _over(collect):
@@ -202,6 +210,7 @@ def _over(collect):
         for params in param_sets:
             collect(m, params, fired)
         return fired
+    over.cards = None
     return over
 
 
@@ -393,6 +402,15 @@ class Triggers:
         at its first such announcement; a machine's log, history and tally are set before it
         announces anything (Engine.__init__) and never change."""
         return {}
+
+    def quiet_cards(self, event: str):
+        """Where `event` is in `quiet_events` (nothing keeps the moment but the triggers) and
+        every trigger of it is pinned by its parameter `card` (`where card = this`): the cards
+        such a parameter must name for anything to fire, a frozenset (empty: no trigger at all);
+        a parameter set naming another card adds nothing to the moment, so the machine need not
+        make it (Machine.flip, move). None otherwise: every parameter set counts."""
+        quiet = self.quiet_events.get(event)
+        return None if quiet is None else getattr(quiet, "cards", None)    # one without: any card
 
     def announce_all(self, event: str, param_sets, span) -> bool | None:
         """Raise `event` once for each set of parameters, as one moment: the triggers of all of

@@ -123,8 +123,13 @@ def _announced(path: Path, seed: int, log: bool) -> tuple:
     original = Machine.announce_all
 
     def spy(self, event, param_sets, span):
-        if param_sets:          # the general path also raises a moment with nothing in it (no window opens)
-            events.append((event, [dict(p) for p in param_sets]))
+        # where only triggers pinned to the card answer (`Triggers.quiet_cards`), the log-off path
+        # leaves out the sets naming a card none of them holds: compared on the others
+        plan = self.event_plans.get(event)
+        pins = getattr(plan.over, "cards", None) if plan is not None and plan.plain else None
+        kept = [dict(p) for p in param_sets if pins is None or p.get("card") in pins]
+        if kept:          # the general path also raises a moment with nothing in it (no window opens)
+            events.append((event, kept))
         return original(self, event, param_sets, span)
     Machine.announce_all = spy
     try:
