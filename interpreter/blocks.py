@@ -728,6 +728,23 @@ def _renamed(lines: list, names: dict):
     return out
 
 
+def _renamed_body(program, callee: int, level: int):
+    """The lines of flat procedure `callee` to paste at nesting `level` (its own pastes one
+    deeper), its env and jump register renamed for that level, and the instructions they count;
+    None when it has no frameless function, nests too deep or a line does not fit
+    (`_pasted`, `_pasted_local`)."""
+    fn = flat_fn(program, callee)
+    framed = program.__dict__.get("_flat_framed", {}).get(callee)
+    if fn is None or framed is None or fn is framed or level > MAX_NEST:
+        return None
+    made = _flat_body(program, program.codes[callee], "", False, level + 1)
+    if made is None:
+        return None
+    body, count = made
+    body = _renamed(body, {"env": f"_env{level}", "_to": f"_to{level}"})
+    return None if body is None else (body, count)
+
+
 def _pasted(program, callee: int, level: int, fold: bool = False):
     """The lines of flat procedure `callee` pasted into a block where its call was (its env in
     `_i`), instead of a call of its frameless function (`flat_fn`): the same lines, its names
@@ -742,19 +759,11 @@ def _pasted(program, callee: int, level: int, fold: bool = False):
     if key in cache:
         return cache[key]
     cache[key] = None
-    fn = flat_fn(program, callee)
-    framed = program.__dict__.get("_flat_framed", {}).get(callee)
-    if fn is None or framed is None or fn is framed or level > MAX_NEST:
-        return None
-    from cardsmith.dsl.bounds import MAX_FRAMES
-    code = program.codes[callee]
-    made = _flat_body(program, code, "", False, level + 1)
+    made = _renamed_body(program, callee, level)
     if made is None:
         return None
+    from cardsmith.dsl.bounds import MAX_FRAMES
     body, count = made
-    body = _renamed(body, {"env": f"_env{level}", "_to": f"_to{level}"})
-    if body is None:
-        return None
     # its lines are the caller's function's: an error is located by their markers (`_located`)
     inner = [f"_env{level} = _i", *(() if fold else [f"_s += {count}"]), "#@>", *body, "#@<"]
     if level > 1:
@@ -762,6 +771,7 @@ def _pasted(program, callee: int, level: int, fold: bool = False):
         # callees nest fewer frames (`flat_depth`), so theirs cannot pass
         lines = inner
     else:
+        framed = program.__dict__["_flat_framed"][callee]      # there: `_renamed_body` found it
         lines = [f"if len(m.st.frames) > {MAX_FRAMES - flat_depth(program, callee)}:",
                  f"    _s += {program.pool.ref(framed, 'f')}(m, _i)" + (f" - {count}" if fold else ""),
                  "else:",
@@ -814,16 +824,11 @@ def _pasted_local(program, callee: int, level: int):
     if key in cache:
         return cache[key]
     cache[key] = None
-    fn = flat_fn(program, callee)
-    framed = program.__dict__.get("_flat_framed", {}).get(callee)
-    if fn is None or framed is None or fn is framed or level > MAX_NEST:
-        return None
-    made = _flat_body(program, program.codes[callee], "", False, level + 1)
+    made = _renamed_body(program, callee, level)
     if made is None:
         return None
     body, count = made
-    body = _renamed(body, {"env": f"_env{level}", "_to": f"_to{level}"})
-    made = None if body is None else _localized(body, f"_env{level}", f"_pv{level}")
+    made = _localized(body, f"_env{level}", f"_pv{level}")
     if made is None:
         return None
     cache[key] = (made[0], count, made[1])

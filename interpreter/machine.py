@@ -459,43 +459,6 @@ class Machine(Triggers, Decisions, Scenarios):
                         if not (face_up[c] and public_of[card_zone[c]]):
                             plain = False
                             break
-            if not plain and len(cards) == 1:
-                # one card into a public zone where `revealed` alone listens: the one-card move of
-                # the path below (watched without the log), less the tests this state settles (no
-                # log, memory, look, tally of cards, cap, `moved` listener or `instead of` a move)
-                c = cards[0]
-                src = card_zone[c]
-                learners = None     # who learns the card if it is revealed (`_unaware`)
-                # a card no trigger is pinned to (quiet_cards): its `revealed` adds nothing, and
-                # this state has no history nor window after it (the event is quiet)
-                pins = self.quiet_cards(REVEALED)
-                if face != "down" and (pins is None or c in pins):
-                    was_up = face_up[c]
-                    if not (was_up and self._public_of[src]) and (was_up if face is None else True):
-                        got = self._seen_in.get((src, was_up)) if self._seen_in is not None else None
-                        learners = list(got[1] if got is not None else self._blind(src, was_up))
-                held = zones[src]
-                if held[-1] == c:
-                    held.pop()
-                else:
-                    held.remove(c)
-                if place == "bottom":
-                    dest.insert(0, c)
-                else:
-                    dest.append(c)
-                card_zone[c] = key
-                if face is not None:
-                    face_up[c] = face == "up"
-                if owner_seat is not None and owner[c] is None:
-                    owner[c] = owner_seat
-                self.dirty |= ZONES
-                self.ver += 1
-                if learners is not None and face_up[c]:
-                    self.announce_all(REVEALED, [{"card": c, "learners": learners}], span)
-                elif pins is None and (self.history is not None or self.prog.windows_after.get(REVEALED)):
-                    # nothing is revealed, yet the moment is kept (a scenario) or opens a window
-                    self.announce_all(REVEALED, [], span)
-                return True
         else:
             # where the cards came from matters only to the log, the tally's card tracking and to
             # `moved` / `revealed` triggers
@@ -591,7 +554,10 @@ class Machine(Triggers, Decisions, Scenarios):
                 c = cards[0]
                 src = card_zone[c]
                 learners = None     # who learns the card if it is revealed (`_unaware`)
-                if reveal and face != "down":       # a card laid face down is revealed to nobody
+                # where only triggers pinned to a card answer `revealed` (quiet_cards: no history,
+                # tally nor window), a card none of them holds adds nothing to the moment
+                pins = self.quiet_cards(REVEALED) if reveal else None
+                if reveal and face != "down" and (pins is None or c in pins):   # face down: revealed to nobody
                     if looks:
                         learners = self._unaware(cards, face)[0]
                     else:
@@ -624,7 +590,7 @@ class Machine(Triggers, Decisions, Scenarios):
                 if reveal:
                     if learners is not None and face_up[c]:
                         self.announce_all(REVEALED, [{"card": c, "learners": learners}], span)
-                    elif self.history is not None or self.prog.windows_after.get(REVEALED):
+                    elif pins is None and (self.history is not None or self.prog.windows_after.get(REVEALED)):
                         # nothing is revealed, yet the moment is kept (a scenario) or opens a window
                         self.announce_all(REVEALED, [], span)
                 if self.prog.discards:      # past a zone's cap: its owner discards down (interpreter/caps.py)
