@@ -13,8 +13,10 @@ closure compiler stays the definition of what an expression means, this is its f
 a case one does not handle) falls back to calling its closure, so every expression has a source.
 
 A check that cannot fire is not written: what the model settles says which values are never none
-(`ExprGen.nn`: a literal, a count, arithmetic, a test, a list, a seat; `elems_nn`: a loop's variable
-over players or cards) and which sums stay within MAX_RUNTIME_NUMBER (`rng`). Every other check
+(`ExprGen.nn`: a literal, a count, arithmetic, a test, a list, a seat, an attribute no statement
+may set to none: `attr_nn`; `elems_nn`: a loop's variable over players or cards) and which sums stay
+within MAX_RUNTIME_NUMBER (`rng`); after `x is a T` in an `and`, x's fields of T are keys of its
+record (`narrow`). Every other check
 is written in place, its helper (`_add`, `_charged_coll`, ...) called only on the way to its error
 (tests/test_gen_expr_checks.py plays each error both ways).
 
@@ -55,6 +57,17 @@ _YOU_PASSED = "'$you': env.get('$you')"
 _SIMPLE_ARG = re.compile(r"_[a-z]+[0-9]+|env\['[A-Za-z0-9_$]+'\]")
 # a source whose value is the same however often it is read, and whose reading raises nothing
 _PURE = re.compile(r"_[a-z]+[0-9]+|env\['[A-Za-z0-9_$]+'\]|-?[0-9]+")
+# the same of a player's or the game's attribute read plainly (`possessive` of a player never
+# none, `g_Name` of a game attribute): the seat is there, and every seat's record holds every
+# declared attribute (engine._start), so the read raises nothing
+_PLAIN_ATTR = re.compile(r"m\.players\[(?:_[a-z]+[0-9]+|env\['[A-Za-z0-9_$]+'\])\]\['[A-Za-z0-9_]+'\]"
+                         r"|m\.st\.game\['[A-Za-z0-9_]+'\]")
+# expressions whose value is never none whatever they read (`ExprGen.nn`'s first cases)
+_NEVER_NONE = (A.Num, A.Text, A.Bool, A.Compare, A.IsEmpty, A.IsIn, A.IsA, A.NotOp, A.AndChain, A.OrChain,
+               A.IsFace, A.HasKeyword, A.Neg, A.Modulo, A.Arith, A.SeatPlayer) + _ALWAYS_LISTS
+# nodes that name an attribute only to read it (or, for add / subtract, to change a number into
+# a number: none there raises), and its declaration
+_READS_ATTR = (A.Name, A.Possessive, A.Your, A.FieldAccess, A.FieldOf, A.FieldDecl, A.AddStmt, A.SubtractStmt)
 
 
 def _every_call(decls, more=()):
@@ -96,6 +109,15 @@ def _calls_in(stack: list) -> tuple[list, set]:
 
 
 _FIELDS: dict = {}
+
+
+class _Every(frozenset):
+    """Every name (a `set` whose target names none of them plainly: nothing is known)."""
+    def __contains__(self, name) -> bool:
+        return True
+
+
+_EVERY_NAME = _Every()
 
 
 def _field_names(cls) -> tuple:
@@ -330,7 +352,7 @@ class Pool:
 
 class Gen:
     """Where an expression is generated: the comprehension variables in force."""
-    __slots__ = ("it", "names", "tmp", "depth", "nn", "hoist")
+    __slots__ = ("it", "names", "tmp", "depth", "nn", "hoist", "types")
 
     def __init__(self, tmp=None):
         self.it = None              # Python variable holding `it`, or None: env['$it']
@@ -339,6 +361,7 @@ class Gen:
         self.depth = 0              # how deep in the expression the source being written is
         self.nn = frozenset()       # the Python variables above that are never none (`ExprGen.nn`)
         self.hoist = {}             # id(node) → variable: a read worked out once, before the comprehension
+        self.types = {}             # variable → the card type its card is known to be of (`ExprGen.narrow`)
 
     def var(self, stem: str = "t") -> str:
         self.tmp[0] += 1
@@ -346,7 +369,7 @@ class Gen:
 
     def inner(self) -> "Gen":
         g = Gen(self.tmp)
-        g.it, g.names, g.depth, g.nn, g.hoist = self.it, dict(self.names), self.depth, self.nn, self.hoist
+        g.it, g.names, g.depth, g.nn, g.hoist, g.types = self.it, dict(self.names), self.depth, self.nn, self.hoist, self.types
         return g
 
     def bound_pairs(self) -> list:
@@ -421,7 +444,7 @@ class ExprGen:
         known true (Program._index_modifiers)."""
         g = Gen()
         g.nn = frozenset(known)
-        body = "(" + " and ".join(f"({self.test(i, sc, g)})" for i in items) + ")"
+        body = "(" + " and ".join(f"({t})" for t in self.chain(items, sc, g, self.test)) + ")"
         name = self.pool.fresh_name("f")
         return self.pool.compile(f"def {name}(m, env):\n    return {body}\n", name, label)
 
@@ -549,16 +572,19 @@ class ExprGen:
     # collection is, `rng` the smallest and largest number an expression can be. Each answers
     # False / None when unsure, and then the check stays, the same as the closure's.
     def nn(self, e, sc, g: Gen) -> bool:
-        if isinstance(e, (A.Num, A.Text, A.Bool, A.Compare, A.IsEmpty, A.IsIn, A.IsA, A.NotOp, A.AndChain,
-                          A.OrChain, A.IsFace, A.HasKeyword, A.Neg, A.Modulo) + _ALWAYS_LISTS):
-            return True             # literals, lists, yes/no tests, arithmetic (none raises there)
-        if isinstance(e, (A.Arith, A.SeatPlayer)):
-            return True             # (a seat that is not there raises)
+        if isinstance(e, _NEVER_NONE):
+            return True             # literals, lists, yes/no tests, arithmetic (none raises there;
+                                    # a seat that is not there raises)
+        if isinstance(e, A.Your):
+            return "env['$you']" in g.nn and self.attr_nn("player", e.name)
         if isinstance(e, (A.FieldOf, A.FieldAccess, A.Possessive)):
             obj = e.owner if isinstance(e, A.Possessive) else e.obj
             t = self.x.type_of(obj, sc)
             if isinstance(e, A.FieldOf) and is_list(t):
                 return True         # a list of the field of each
+            if t == PLAYER and not isinstance(e, A.FieldAccess):
+                # a player's attribute that never holds none (`attr_nn`), of a player never none
+                return self.attr_nn("player", e.name) and self.nn(obj, sc, g)
             # the zone a card lies in: every card lies in one (engine._start, and a move's
             # destination is never none), so of a card that is not none it is not none
             return (e.name == "zone" and t == CARD and not isinstance(obj, A.TopCard)
@@ -571,6 +597,8 @@ class ExprGen:
                 return g.names.get(e.name) in g.nn
             if kind == "it":
                 return g.it is not None and g.it in g.nn
+            if kind == "game_attr":
+                return self.attr_nn("game", e.name)
             return kind in ("zone", "member")       # written as a literal (g_Name)
         if isinstance(e, A.This):
             return "env['$this']" in g.nn
@@ -587,6 +615,76 @@ class ExprGen:
             return body is not None and self.nn(body[0], body[1], Gen())
         if isinstance(e, A.CondExpr):
             return self.nn(e.then, sc, g) and self.nn(e.other, sc, g)
+        return False
+
+    def attr_nn(self, kind: str, name: str) -> bool:
+        """Whether the player (`kind` "player") or game attribute `name` never holds none where
+        it is read plainly (`m.players[p][name]`, `m.st.game[name]`): declared with a default
+        that is not none (each game starts with it; `reset each` puts it back), not changed by a
+        `modify` (read through the machine's `modified_*` then), and every statement anywhere in
+        the game (rules, abilities, scenarios: the declarations, every card's abilities) that
+        names a field so named, whatever its owner, either only reads it, adds to it or
+        subtracts from it (a number, or an error), or is a `set` to a value never none whatever
+        it reads (`_NEVER_NONE`, or `count`, `sum`, `any`). Anything else naming it (a choice,
+        a cost, a supply, `give out`, a local so named) leaves it unknown."""
+        memo = self.__dict__.setdefault("_attr_nn", {})
+        key = (kind, name)
+        if key not in memo:
+            fields, defaults, modified = ((self.d.player_fields, self.d.player_defaults, self.p.modified_player_attrs)
+                                          if kind == "player" else
+                                          (self.d.game_fields, self.d.game_defaults, self.p.modified_game_attrs))
+            memo[key] = (name in fields and defaults.get(name) is not None and name not in modified
+                         and name not in self.d.zones and self.d.entity_of_plural(name) is None
+                         and name not in self._attrs_set_maybe_none())
+        return memo[key]
+
+    def _attrs_set_maybe_none(self) -> frozenset:
+        """Every name a statement of the game may store none in, or names otherwise than
+        `attr_nn` allows: a walk of the declarations and the cards' abilities, once."""
+        out = self.__dict__.get("_maybe_none")
+        if out is not None:
+            return out
+        found: set = set()
+        stack: list = [getattr(self.d, f.name) for f in fields(self.d) if f.name != "typing"]
+        stack.append([card.bound for card in self.p.game.cards])
+        seen: set = set()
+        while stack:
+            x = stack.pop()
+            if isinstance(x, (list, tuple)):
+                stack.extend(x)
+            elif isinstance(x, dict):
+                stack.extend(x.values())
+            elif is_dataclass(x) and not isinstance(x, type):
+                if id(x) in seen:
+                    continue
+                seen.add(id(x))
+                names = _field_names(type(x))
+                if isinstance(x, A.SetStmt):
+                    name = getattr(x.target, "name", None)
+                    if not isinstance(name, str) or not self._set_nn(x.value):
+                        found.add(name)
+                elif not isinstance(x, _READS_ATTR):
+                    for f in names:
+                        v = getattr(x, f)
+                        if isinstance(v, str):
+                            found.add(v)
+                        elif isinstance(v, (list, tuple)):
+                            found.update(i for i in v if isinstance(i, str))
+                stack.extend(getattr(x, f) for f in names)
+        out = self._maybe_none = frozenset(n for n in found if isinstance(n, str))
+        if any(not isinstance(n, str) for n in found):
+            out = self._maybe_none = _EVERY_NAME
+        return out
+
+    def _set_nn(self, e) -> bool:
+        """Whether a value `set` stores is never none, whatever it reads (no scope needed)."""
+        if isinstance(e, _NEVER_NONE):
+            return True
+        if isinstance(e, A.Call):
+            b = BUILTIN_FUNCTIONS.get(e.name)
+            return b is not None and len(e.args) == b.arity and e.name in ("count", "sum", "any")
+        if isinstance(e, A.CondExpr):
+            return self._set_nn(e.then) and self._set_nn(e.other)
         return False
 
     def elems_nn(self, e, sc, g: Gen) -> bool:
@@ -765,7 +863,7 @@ class ExprGen:
 
     def card_field(self, card: str, name: str, g: Gen) -> str:
         if card in g.nn:            # a variable that holds a card, never none: no test
-            return self.card_field_of(card, name)
+            return self.card_field_of(card, name, g.types.get(card))
         t, first = self.bind(card, g)
         if name == "zone":
             return f"(None if {first} is None else m.st.card_zone[{t}])"
@@ -777,8 +875,8 @@ class ExprGen:
             return f"(None if {first} is None else m.modified({t}, {name!r}))"
         return f"(None if {first} is None else m.cards[{t}]{self.read_field(name)})"
 
-    def card_field_of(self, t: str, name: str) -> str:
-        """`card_field` of a card that is not none."""
+    def card_field_of(self, t: str, name: str, type_name: str | None = None) -> str:
+        """`card_field` of a card that is not none (of card type `type_name`, where known)."""
         if name == "zone":
             return f"m.st.card_zone[{t}]"
         if name == "owner":
@@ -787,11 +885,20 @@ class ExprGen:
             return f"m.zone_seat[m.st.card_zone[{t}]]"
         if name in self.p.modified_fields:
             return f"m.modified({t}, {name!r})"
-        return f"m.cards[{t}]{self.read_field(name)}"
+        return f"m.cards[{t}]{self.read_field(name, type_name)}"
 
-    def read_field(self, name: str) -> str:
+    def read_field(self, name: str, type_name: str | None = None) -> str:
         """`[name]` when every card's record holds the field (each starts with its values, and a
-        set only adds one), else `.get(name)`: none for a card without it."""
+        set only adds one), else `.get(name)`: none for a card without it. A card known to be of
+        type `type_name` holds every field its type declares (dsl/checks/cards.py starts each
+        card's values with all of them, whatever the deal): a fact of the declarations alone."""
+        if type_name is not None:
+            declared = self.__dict__.setdefault("_type_fields", {}).get(type_name)
+            if declared is None:
+                ct = self.d.card_types.get(type_name)
+                declared = self._type_fields[type_name] = frozenset(f.name for f in ct.fields) if ct else frozenset()
+            if name in declared:
+                return f"[{name!r}]"
         held = self.__dict__.get("_held_fields")
         if held is None:
             cards = self.p.game.cards
@@ -1029,7 +1136,7 @@ class ExprGen:
         self._inlining.add(name)
         try:
             ig = Gen(g.tmp)
-            ig.names, ig.depth, ig.nn = dict(zip(d.params, names)), g.depth, frozenset(nn)
+            ig.names, ig.depth, ig.nn, ig.types = dict(zip(d.params, names)), g.depth, frozenset(nn), g.types
             body = self.src(d.expr, Scope(dict(zip(d.params, types)), instance=("define", name, types)), ig)
         finally:
             self._inlining.discard(name)
@@ -1116,13 +1223,38 @@ class ExprGen:
         (the closures' `and` and `any()` ask each item's truth, as Python's `and` / `or` do)."""
         if g.depth < MAX_DEPTH and not (g.hoist and id(e) in g.hoist):
             if isinstance(e, A.AndChain):
-                return "(" + " and ".join(f"({self.test(i, sc, g)})" for i in e.items) + ")"
+                return "(" + " and ".join(f"({t})" for t in self.chain(e.items, sc, g, self.test)) + ")"
             if isinstance(e, A.OrChain):
                 return "(" + " or ".join(f"({self.test(i, sc, g)})" for i in e.items) + ")"
         return self.src(e, sc, g)
 
     def g_AndChain(self, e, sc, g):
-        return "(True if " + " and ".join(f"({self.src(i, sc, g)})" for i in e.items) + " else False)"
+        return "(True if " + " and ".join(f"({t})" for t in self.chain(e.items, sc, g, self.src)) + " else False)"
+
+    def chain(self, items, sc, g: Gen, write) -> list:
+        """The items of an `and`, each written (`write`: `src` or `test`) knowing what the items
+        before it tell when they hold (`narrow`): Python's `and` reaches an item only when every
+        one before it was true. What they tell holds for that chain only."""
+        saved = g.nn, g.types
+        out = []
+        try:
+            for n, item in enumerate(items):
+                out.append(write(item, sc, g))
+                if n + 1 < len(items):
+                    self.narrow(item, sc, g)
+        finally:
+            g.nn, g.types = saved
+        return out
+
+    def narrow(self, e, sc, g: Gen) -> None:
+        """What `e` being true tells of a plain read (`it`, a name, `this`): `x is a T`, T a card
+        type, that x is a card of type T (`m.card_types[x] == T`, none is no card): not none, and
+        its record holds every field T declares (`read_field`)."""
+        if isinstance(e, A.IsA) and e.type_name in self.d.card_types and e.type_name not in self.d.entities:
+            v = self.key(e.operand, sc, g)
+            if v is not None and _SIMPLE_ARG.fullmatch(v):
+                g.nn = g.nn | {v}
+                g.types = {**g.types, v: e.type_name}
 
     def g_NotOp(self, e, sc, g):
         return f"(not {self.src(e.operand, sc, g)})"
@@ -1197,8 +1329,8 @@ class ExprGen:
             return f"({r} if {bounded.format(a, b)} else _too_large({r}, {span}))"
         # Written out as `_add` does it: both operands evaluated, in order; then none and the
         # bound tested; the call itself only on the way to the error it raises
-        xa = a if _PURE.fullmatch(a) else g.var()
-        xb = b if _PURE.fullmatch(b) else g.var()
+        xa = a if _PURE.fullmatch(a) or (a_nn and _PLAIN_ATTR.fullmatch(a)) else g.var()
+        xb = b if _PURE.fullmatch(b) or (b_nn and _PLAIN_ATTR.fullmatch(b)) else g.var()
         tests = []
         for src, x, known in ((a, xa, a_nn), (b, xb, b_nn)):
             if x != src:
