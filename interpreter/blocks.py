@@ -246,14 +246,18 @@ def flat_depth(program, code_id: int) -> int:
     return cache[code_id]
 
 
-def _flat_body(program, code, pad0: str, framed: bool, paste: int = 0):
+def _flat_body(program, code, pad0: str, framed: bool, paste: int = 0, stops: str | None = None):
     """The lines of a flat procedure's instructions (see `flat_fn`) and the instructions they
     count, or None when a snippet does not fit. `framed`: with `fr.pc` set before each
     instruction that calls the machine. `paste`: the flat procedures it calls pasted in
     (`_pasted`, at that nesting level), not called. The code jumps only forward: a jump is
     `_to = target`, and only an instruction a jump can pass over runs under `if _to <= pc:`.
     The count is that of all its instructions, less those a jump passes over (`_s -= n` at
-    the jump), so that the caller adds it once: the instructions run, as one at a time."""
+    the jump), so that the caller adds it once: the instructions run, as one at a time.
+    `stops` (a framed paste, `_framed_paste`: the code need not be flat, only straight): the
+    test a primitive that watched is followed by, and where it holds a line `#!stop <n>` in
+    the place of the way out, `n` the instructions counted up to there (`_framed_call` writes
+    it); a call of a procedure that is not flat runs it with its frame (`Machine.call_in`)."""
     pool = program.pool
     srcs = code.srcs
     jumps = [(q, line[1][0]) for q, snip in enumerate(srcs) for line in snip.lines
@@ -322,8 +326,37 @@ def _flat_body(program, code, pad0: str, framed: bool, paste: int = 0):
                 continue
             what, arg, indent = line
             ind = pad + indent
+            if stops is not None and what in ("watch", "watchz"):
+                # the instructions counted up to here: this one and those before it, with the
+                # folded counts of the flat procedures pasted so far
+                here = p + 1 + count - len(srcs)
+                if what == "watch":
+                    out += [*(() if arg == "_w" else [f"{ind}_w = {arg}"]),
+                            f"{ind}if _w and {stops}:", f"{ind}    #!stop {here}"]
+                    continue
+                mask = program.check_mask if program.end_checks else 0
+                if what == "watchz" and bool(mask & arg[0]) == arg[1]:
+                    out += [f"{ind}if _w and {stops}:", f"{ind}    #!stop {here}"]
+                    continue
+            if stops is not None and what == "call":
+                callee, proc = arg[0], arg[1]
+                if proc in program.replacements:
+                    return None
+                if flat(program, callee) is None:
+                    here = p + 1 + count - len(srcs)
+                    nested_made = _framed_paste(program, callee, stops, paste)
+                    if nested_made is None:
+                        out += [f"{ind}_r = m.call_in({callee}, _i)", f"{ind}if _r < 0:",
+                                f"{ind}    _s += ~_r", f"{ind}    #!stop {here}", f"{ind}_s += _r"]
+                    else:
+                        # pasted with its frame in turn (`_framed_call`): where it stops, so does
+                        # this procedure, its frame at the pc after this call (set before it)
+                        out += _framed_lines(program, callee, nested_made, paste, ind,
+                                             lambda pad, left: [*([f"{pad}_s -= {left}"] if left else []),
+                                                                f"{pad}#!stop {here}"])
+                    continue
             if what in ("goto", "gotow"):
-                if not _dead_after(lines, i):
+                if not _dead_after(lines, i) or (stops is not None and what == "gotow"):
                     return None
                 out.append(f"{ind}_to = {arg[0]}")
                 if arg[0] - p - 1 > 0:
@@ -497,6 +530,124 @@ def _guarded_call(program, lines):
     return head, f"({made[0][0]})", callee, build
 
 
+def _framed_paste(program, callee: int, stops: str, level: int = 1):
+    """A procedure that is not flat but straight (no jump back: its steps are bounded by its
+    length), every instruction a snippet, every one that may stop setting the frame's pc first,
+    none a jump that watched or a call an `instead of` replaces: its lines as `_flat_body`
+    writes them with its own frame (`_fr1`, its env `_env1`, its jump register `_to1`) and
+    `stops`, the flat procedures it calls pasted one level deeper; with the instructions they
+    count, the most steps they run (its instructions and those of the flat procedures it calls;
+    a procedure it calls that is not flat counts its own against `Machine.left`, as from a
+    block) and the frames it stacks past its own (its flat callees'). None otherwise (then
+    `Machine.call_in` runs it). A procedure that is not flat called in it is pasted so in turn,
+    one `level` deeper (`_fr2`, ...), unless it is being pasted already (it calls itself).
+    See `_framed_call`."""
+    cache = program.__dict__.setdefault("_framed", {})
+    key = (callee, stops, level)
+    if key in cache:
+        return cache[key]
+    framing = program.__dict__.setdefault("_framing", set())
+    if callee in framing or level > MAX_NEST:
+        return None
+    code = program.codes[callee]
+    if (not code.srcs or any(snip is None for snip in code.srcs) or any(span is None for span in code.spans)
+            or flat(program, callee) is not None):
+        cache[key] = None
+        return None
+    framing.add(callee)
+    try:
+        cache[key] = made = _framed_made(program, code, stops, level)
+    finally:
+        framing.discard(callee)
+    return made
+
+
+def _framed_made(program, code, stops: str, level: int):
+    """`_framed_paste`'s work, once the procedure is known to be pastable so: (lines, count,
+    steps, depth) or None."""
+    steps, depth = len(code.srcs), 0
+    for pc, snip in enumerate(code.srcs):
+        for part in code.descs[pc] or ():
+            if isinstance(part, list) and len(part) == 1 and isinstance(part[0], int) and part[0] <= pc:
+                return None         # a jump back: a loop, its steps unbounded here
+        for line in snip.lines:
+            if isinstance(line, str):
+                continue
+            if line[0] in ("gotow", "retw", "enter") or (line[0] in ("watch", "watchz", "call") and not snip.pc):
+                return None
+            if line[0] == "call" and line[1][1] not in program.replacements:
+                inner = flat(program, line[1][0])
+                if inner is not None:
+                    steps += inner
+                    depth = max(depth, flat_depth(program, line[1][0]))
+                    continue
+                nested = _framed_paste(program, line[1][0], stops, level + 1)
+                if nested is not None:
+                    steps += nested[2]
+                    depth = max(depth, 1 + nested[3])
+    made = _flat_body(program, code, "", True, level + 1, stops)
+    if made is None:
+        return None
+    body = _renamed(made[0], {"env": f"_env{level}", "_to": f"_to{level}", "fr": f"_fr{level}"}, _BARRED - {"fr"})
+    if body is None:
+        return None
+    return body, made[1], steps, depth
+
+
+def _framed_lines(program, callee: int, made: tuple, level: int, ind: str, stop) -> list:
+    """The lines of a framed paste (`_framed_paste`'s `made`, at `level`) indented by `ind`:
+    its frame pushed, its count added, its lines, its frame popped; each `#!stop <n>` in
+    them replaced by `stop(indentation, the instructions counted but not run there)`."""
+    from .state import Frame
+    body, count = made[0], made[1]
+    out = [f"{ind}_env{level} = _i",
+           f"{ind}_fr{level} = {program.pool.ref(Frame, 'k')}({callee}, 0, _env{level})",
+           f"{ind}m.st.frames.append(_fr{level})",
+           f"{ind}_s += {count}",
+           "#@>"]
+    for line in body:
+        text = line.lstrip(" ")
+        if text.startswith("#!stop "):
+            out += stop(ind + line[:len(line) - len(text)], count - int(text[7:]))
+        else:
+            out.append(ind + line)
+    return out + ["#@<", f"{ind}m.st.frames.pop()"]
+
+
+def _framed_call(program, callee: int, ind: str, kk: int, stops: str):
+    """The lines that run procedure `callee` (its env in `_i`) as `_enter` does, with its
+    lines pasted here instead of its blocks called by `Machine.call_in` (`_framed_paste`),
+    and the most steps they run; None where it cannot be pasted. Its frame is pushed as
+    `call_in` pushes it, and popped as the run loop pops it at its end: whatever a primitive
+    it calls reads of the frames (the depth bound, a decision's variable and place, a window
+    waiting, `where`) reads the same. Where a primitive stops (`#!stop`: a frame pushed, a
+    decision, a changed end check), its frame stays, at the pc after that instruction, with
+    the caller's at the pc after the call, and the block leaves as `_enter`'s does: the run
+    loop picks up at the top frame, and runs the rest of the procedure from its blocks. Its
+    count is added as it begins, less (where it stops) those not run yet. At CALL_DEPTH frames
+    (or near MAX_FRAMES) `call_in` runs it, as before."""
+    made = _framed_paste(program, callee, stops)
+    if made is None:
+        return None
+    from cardsmith.dsl.bounds import MAX_FRAMES
+    from .machine import CALL_DEPTH
+    steps, depth = made[2], made[3]
+    out = [f"{ind}if len(m.st.frames) < {min(CALL_DEPTH, MAX_FRAMES - 1 - depth)}:",
+           *_framed_lines(program, callee, made, 1, ind + "    ",
+                          lambda pad, left: [*([f"{pad}_s -= {left}"] if left else []), f"{pad}m.brk = True",
+                                             f"{pad}return -{_n(kk)}{_MINUS}"]),
+           f"{ind}else:", *_enter(callee, "_i", ind + "    ", _n(kk))]
+    return out, steps
+
+
+def _calling(program, callee: int, ind: str, kk: int, stops: str, fits: bool) -> tuple:
+    """The lines of a block that call procedure `callee` (not flat; its env in `_i`), pasted
+    with its frame where it can be and `fits` (`_framed_call`), else run by `call_in`
+    (`_enter`); with the most steps the lines add to the block's size."""
+    made = _framed_call(program, callee, ind, kk, stops) if fits else None
+    return made if made is not None else (_enter(callee, "_i", ind, _n(kk)), 0)
+
+
 def _enter(callee: int, env: str, ind: str, k: str) -> list:
     """The lines that push a frame of `callee` with `env` and run it at once (`Machine.call_in`):
     the block goes on when it ends, and stops as after a push (watched) when it stops."""
@@ -617,13 +768,14 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
                 from cardsmith.dsl.bounds import MAX_FRAMES
                 head, test, callee, made = guarded
                 extra += 1
+                run, steps = _calling(program, callee, pad + "    ", k + kf, stops, inline and snip.pc)
+                extra += steps
                 out += [*(pad + line for line in head), "#@>", _mark(callee, 0),
                         f"{pad}if len(m.st.frames) < {MAX_FRAMES} and {test}:",
                         "#@<",
                         f"{pad}    _s += 1",
                         f"{pad}else:",
-                        *(pad + "    " + line for line in made),
-                        *_enter(callee, "_i", pad + "    ", _n(k + kf))]
+                        *(pad + "    " + line for line in made), *run]
             for line in (snip.lines if local is None and guarded is None else ()):
                 if isinstance(line, str):
                     out.append(pad + line)
@@ -665,8 +817,12 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
                                     f"{ind}    if '$replaced' in env: _i['$replaced'] = env['$replaced']",
                                     f"{ind}    if m.replace({proc!r}, _i, {span}): return -{_n(k + kf)}{_MINUS}"]
                         guard = None if plain or proc in program.replacements else _guard(program, callee)
+                        fits = inline and not plain and snip.pc and proc not in program.replacements
+                        run, steps = _calling(program, callee, ind if guard is None else ind + "    ", k + kf,
+                                              stops, fits)
+                        extra += steps
                         if guard is None:
-                            out += _enter(callee, "_i", ind, _n(k + kf))
+                            out += run
                         else:
                             # its first instruction ends it: tested here, the frame pushed only when it does not
                             from cardsmith.dsl.bounds import MAX_FRAMES
@@ -675,8 +831,7 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
                                     f"{ind}if len(m.st.frames) < {MAX_FRAMES} and {guard}:",
                                     "#@<",
                                     f"{ind}    _s += 1",
-                                    f"{ind}else:",
-                                    *_enter(callee, "_i", ind + "    ", _n(k + kf))]
+                                    f"{ind}else:", *run]
                 elif what == "enter":
                     out += _enter(arg, "{}", ind, _n(k + kf))
                 else:       # pragma: no cover - a compiler bug, not a file's
@@ -697,7 +852,7 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
 _BARRED = frozenset(("return", "yield", "continue", "break", "global", "nonlocal", "fr"))
 
 
-def _renamed(lines: list, names: dict):
+def _renamed(lines: list, names: dict, barred: frozenset = None):
     """`lines` (source, indented from 0) with every name token in `names` renamed, or None when
     they hold a token that would act otherwise pasted into a block (a return, a loop's break or
     continue, a frame read) or an f-string (whose names are inside a string token)."""
@@ -708,7 +863,7 @@ def _renamed(lines: list, names: dict):
     try:
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
             if tok.type == tokenize.NAME:
-                if tok.string in _BARRED:
+                if tok.string in (_BARRED if barred is None else barred):
                     return None
                 if tok.string in names:
                     edits.setdefault(tok.start[0] - 1, []).append((tok.start[1], tok.end[1], names[tok.string]))
