@@ -11,7 +11,7 @@ the stack.
 """
 from __future__ import annotations
 
-from itertools import repeat
+from itertools import chain, repeat
 
 from cardsmith.dsl import bounds
 from cardsmith.dsl.bounds import MAX_DICE_PER_ROLL, MAX_FRAMES, MAX_RUNTIME_NUMBER, MAX_RUNTIME_STRING, MAX_STEPS
@@ -151,6 +151,7 @@ class Machine(Triggers, Decisions, Scenarios):
         self._reset_refs = None     # (state, the turn's resets, the round's): `reset_memory`
         self.ver = 0                # bumped by every change the dirty bits mark (see _from_table)
         self._mod_tables = {}
+        self._mod_plans: dict = {}      # field -> `_mod_plan`: its modifiers as `_mod_table` walks them
         self._stacked = (None, set())
         # whether some card is known to a player who looked at it (`looks at`): only then do
         # moves and shuffles have knowledge to forget
@@ -883,7 +884,7 @@ class Machine(Triggers, Decisions, Scenarios):
             self.dirty |= ZONES
             self.ver += len(flipped)
             if FLIPPED in self.listened:
-                self.announce_all(FLIPPED, [{"card": c} for c in flipped], span)
+                self._flipped(flipped, span)
             if shown or pins is None:
                 self.announce_all(REVEALED, shown, span)
             return True
@@ -915,7 +916,7 @@ class Machine(Triggers, Decisions, Scenarios):
                                       [self.log.card(self, c, before), f" is flipped face {'up' if up else 'down'}"])
         # one flip of several cards is one moment: their triggers are ordered together
         if flipped and FLIPPED in self.listened:
-            self.announce_all(FLIPPED, [{"card": c} for c in flipped], span)
+            self._flipped(flipped, span)
         if remembers:               # remembered: revealed once, to those who did not know it
             learned = self._learn(flipped, knew)
             if learned and REVEALED in self.listened:
@@ -927,6 +928,18 @@ class Machine(Triggers, Decisions, Scenarios):
                                          for c, was in zip(flipped, knew) if zone_info[card_zone[c]][2]],
                               span)
         return True
+
+    def _flipped(self, flipped: list, span) -> None:
+        """Raise `flipped` for the cards turned, one moment. Where only triggers pinned to a card
+        answer it (`quiet_cards`), the parameters of the cards none of them holds are not made:
+        they add nothing to the moment (and with none left, there is no moment to raise)."""
+        pins = self.quiet_cards(FLIPPED)
+        if pins is None:
+            self.announce_all(FLIPPED, [{"card": c} for c in flipped], span)
+        else:
+            sets = [{"card": c} for c in flipped if c in pins]
+            if sets:
+                self.announce_all(FLIPPED, sets, span)
 
     def assign(self, kind: str, owner, name: str, value, span) -> bool:
         if value.__class__ is int and not -MAX_RUNTIME_NUMBER <= value <= MAX_RUNTIME_NUMBER:
@@ -1020,14 +1033,22 @@ class Machine(Triggers, Decisions, Scenarios):
         """`[self.modified(c, name) for c in cards]` (`the force of each card in ...`), the table
         looked up once: with this version's table built and its work for every read within the
         bound, the reads' work is charged at once, after their values (an error of one of them:
-        the work of the reads up to it, as reading one by one stops there); else one by one."""
+        the work of the reads up to it, as reading one by one stops there); else one by one.
+        A tabled field whose table is not this version's has it built by the first card's read
+        (`_from_table`, which charges the building), the others read as above."""
         table = self._mod_tables.get(name)
+        first = None
         if table is None or table[0] != self.ver:
-            return [self.modified(c, name) for c in cards]
+            if not cards or name not in self.prog.tabled_mods:
+                return [self.modified(c, name) for c in cards]
+            first = [self._from_table(cards[0], name, self.cards[cards[0]].get(name))]
+            table = self._mod_tables[name]
+            cards = cards[1:]
         k = table[2]
         st = self.st
         if k and st.work + k * len(cards) > self.max_steps:
-            return [self.modified(c, name) for c in cards]
+            out = [self.modified(c, name) for c in cards]
+            return out if first is None else first + out
         records, parts, out = self.cards, table[1], []
         try:
             for c in cards:
@@ -1037,7 +1058,7 @@ class Machine(Triggers, Decisions, Scenarios):
             st.work += k * (len(out) + 1)
             raise
         st.work += k * len(out)
-        return out
+        return out if first is None else first + out
 
     def modified_player(self, p: int, name: str):
         """Player `p`'s attribute `name` with the active `modify <name> of <players>` abilities
@@ -1131,18 +1152,29 @@ class Machine(Triggers, Decisions, Scenarios):
         """The table of `_from_table`: `_active_modifiers` walked inline (no generator, no list
         of live cards, no env copied for a modifier without a keyword's arguments), each
         modifier's target, then its amount, in the same order, so the work charged and any error
-        are the same."""
+        are the same. A modifier that lists the zones where its condition's first conjunct can
+        hold (`ModifierEntry.zones`) looks only at its cards lying there, and evaluates the rest
+        of its condition (`ModifierEntry.rest`: that conjunct is true there); the cards of a long
+        list are found by intersecting it with those zones' cards (`_mod_plan`), in its order."""
         parts: dict = {}
         st = self.st
         card_zone, zone_seat, out = st.card_zone, self.zone_seat, st.out
         if True in out:     # an out player's zones hold no live modifier (`_live`): seen as shared ones
             zone_seat = {k: None if s is None or out[s] else s for k, s in zone_seat.items()}
-        for entry in self.prog.modifiers.get(name, ()):
-            blank, cond, target, amount_of, extra = entry.blank, entry.cond, entry.target, entry.amount, entry.extra
-            ability = entry.ability
+        plan = self._mod_plans.get(name)
+        if plan is None:
+            plan = self._mod_plans[name] = self._mod_plan(name)
+        held = self.zones.__getitem__
+        for entry, blank, cond, rest, target, amount_of, extra, ability, planned, cardset, keys in plan:
             where = entry.zones     # where the first conjunct can hold (Program._modifier_zones)
+            srcs = entry.cards
+            if where is not None:
+                cond = rest
+                if where is planned and cardset is not None:
+                    # the list's cards lying there, in the list's order (ascending, `_mod_plan`)
+                    srcs = sorted(cardset.intersection(chain.from_iterable(map(held, keys))))
             # the cards of `_live` (in a player's zone, for a player still in), looked at as found
-            for src in entry.cards:
+            for src in srcs:
                 if where is None:
                     seat = zone_seat[card_zone[src]]
                 else:
@@ -1175,6 +1207,27 @@ class Machine(Triggers, Decisions, Scenarios):
                     else:
                         got.append((amount, ability))
         return parts
+
+    # a modifier's list of cards at least this long is intersected with its zones' cards (C loops)
+    # rather than walked card by card, each card's zone looked up (`_mod_table`)
+    MOD_SET_WALK = 4
+
+    def _mod_plan(self, name) -> list:
+        """For `_mod_table`, once per machine and field: each modifier of the field as a tuple
+        (the entry; its blank test, condition, condition after the first conjunct, target, amount,
+        keyword arguments, ability; its zones as planned; its cards as a frozenset, or None where
+        its list is walked; the keys of its zones in this game). A list is walked where the entry
+        lists no zones, is short, or is not in ascending order (the set's sorted cards must be
+        the list's order)."""
+        plan = []
+        for e in self.prog.modifiers.get(name, ()):
+            cards, where = e.cards, e.zones
+            sets = (where is not None and len(cards) >= self.MOD_SET_WALK
+                    and all(a < b for a, b in zip(cards, cards[1:])))
+            plan.append((e, e.blank, e.cond, e.rest, e.target, e.amount, e.extra, e.ability, where,
+                         frozenset(cards) if sets else None,
+                         tuple(k for k in self.zones if k in where) if sets else ()))
+        return plan
 
     def card_label(self, c) -> str:
         return self.card_names[c] if c is not None else "nothing"

@@ -63,6 +63,10 @@ class ModifierEntry:
     # zone's seat (`Program._modifier_zones`), or None: every zone; Machine._mod_table skips a
     # card lying elsewhere before building its env
     zones: frozenset | None = None
+    # with `zones`: the condition after that first conjunct (None: nothing after it), which is what
+    # the condition comes to for a card lying in one of `zones` (`_modifier_zones`: the conjunct is
+    # then true, and evaluating it charges nothing); Machine._mod_table evaluates this instead
+    rest: object = None
 
 
 class Program:
@@ -494,11 +498,13 @@ class Program:
             # the machine calls these with `$this` a card in a player's zone and `$you` its
             # player's seat (Machine._mod_table, _active_modifiers): never none
             known = ("env['$this']", "env['$you']")
+            zones = self._modifier_zones(conds[0]) if conds and self.blank_of(type_name) is None else None
             entry = ModifierEntry(ab, self.gen.function(ab.target, sc, "modify", known) if ab.target is not None else None,
                                   self.gen.function(ab.amount, sc, "modify", known),
                                   self.gen.conjunction(conds, sc, "modify", known) if conds else None,
-                                  self.blank_of(type_name), cards, extra=dict(args),
-                                  zones=self._modifier_zones(conds[0]) if conds and self.blank_of(type_name) is None else None)
+                                  self.blank_of(type_name), cards, extra=dict(args), zones=zones,
+                                  rest=self.gen.conjunction(conds[1:], sc, "modify", known)
+                                  if zones is not None and len(conds) > 1 else None)
             self.modifiers.setdefault(key, []).append(entry)
             read = (ab.target, ab.amount, ab.cond, self.decls.card_types[type_name].blank_unless)
             names.setdefault(key, set()).update(names_in(read, self.decls))

@@ -1,0 +1,186 @@
+"""The modifier table's shortcuts and the flip's pinned parameters (H1, issue 9).
+
+* `Machine._mod_table`: a modifier listing the zones where its condition's first conjunct can
+  hold (`ModifierEntry.zones`) finds its cards lying there by intersecting its list with those
+  zones' cards (`Machine._mod_plan`, a list of at least `MOD_SET_WALK` cards), and evaluates only
+  the rest of its condition (`ModifierEntry.rest`): the table and the work charged must be those
+  of walking every card of the list and evaluating the whole condition (zones None).
+* `Machine.modified_all` with no table of this version: the first card's read builds it, the
+  others are read from it, as one read at a time would (values, work).
+* `Machine.flip` where only triggers pinned to a card answer `flipped` (`quiet_cards`): the
+  parameters of the other cards are not made.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardsmith.dsl.loader import check_source, load_game
+from cardsmith.dsl.registry import FLIPPED
+from cardsmith.dsl.source import Source
+from cardsmith.interpreter.engine import Engine
+from cardsmith.interpreter.machine import Machine
+from cardsmith.interpreter.play import run_game
+from cardsmith.interpreter.program import program_for
+
+ROOT = Path(__file__).resolve().parent.parent
+BATTLEFIELD = ROOT / "games" / "battlefield_space.cards"
+
+# a modifier whose condition goes on after its zone conjunct (`rest`), over a long list
+GAME = '''game "Walks":
+    players: 2 to 3
+
+player has:
+    bonus: number = 0
+
+game has:
+    turns_left: number = 6
+
+zone deck: shared, ordered, hidden
+zone hand: per player, ordered, public
+zone table: per player, ordered, public
+
+card type Unit:
+    rank: number
+    kin: number = 0
+
+    modify rank of cards in zone of this where it is not this by 1 while this is in your table and you's bonus > 0
+    modify rank of this by count(cards in your hand) while zone of this is in [your hand, your table] and kin = 1
+
+cards Unit in deck:
+    | name    | rank | kin | copies |
+    | "One"   | 1    | 1   | 4      |
+    | "Two"   | 2    | 1   | 3      |
+    | "Three" | 3    | 0   | 3      |
+
+setup:
+    shuffle deck
+
+round "Play":
+    for each p in players:
+        move top card of deck to p's hand
+        move top card of deck to p's table
+        set p's bonus to sum(rank of cards in p's table) - 4
+        move top card of p's hand to p's table
+    subtract 1 from turns_left
+
+as soon as turns_left = 0:
+    seat 1 wins
+'''
+
+
+def _walks_game():
+    game, diags, _ = check_source(Source("walks.cards", GAME))
+    assert game is not None, [d.message for d in diags]
+    return game
+
+
+def test_the_entries_know_their_zones_and_the_rest_of_their_condition():
+    prog = program_for(_walks_game())
+    first, second = prog.modifiers["rank"]
+    assert first.zones == frozenset({"table:0", "table:1", "table:2"}) and first.rest is not None
+    assert second.zones == frozenset(f"{z}:{s}" for z in ("hand", "table") for s in range(3))
+    assert second.rest is not None      # `kin = 1` is not fixed: kin is read, never written...
+    bf = program_for(load_game(str(BATTLEFIELD)))
+    assert all(e.zones is not None and e.rest is None for e in bf.modifiers["force"])
+
+
+def _checked_tables(monkeypatch, seen: list):
+    """Every table `_mod_table` builds, checked against the one walked card by card with the
+    whole condition (zones None), and against the one with every list walked: same table, same
+    work charged."""
+    orig = Machine._mod_table
+
+    def both(self, name):
+        w0 = self.st.work
+        got = orig(self, name)
+        w1 = self.st.work
+        plan = self._mod_plans[name]
+        seen.append(sum(p[9] is not None for p in plan))
+        entries = self.prog.modifiers.get(name, ())
+        kept = [e.zones for e in entries]
+        for attempt in ("lists", "no zones"):
+            self.st.work = w0
+            saved = Machine.MOD_SET_WALK
+            try:
+                if attempt == "lists":
+                    Machine.MOD_SET_WALK = 10 ** 9
+                    self._mod_plans.pop(name)
+                else:
+                    for e in entries:
+                        e.zones = None
+                plain = orig(self, name)
+            finally:
+                Machine.MOD_SET_WALK = saved
+                self._mod_plans[name] = plan
+                for e, z in zip(entries, kept):
+                    e.zones = z
+            assert plain == got and self.st.work == w1, attempt
+        return got
+
+    monkeypatch.setattr(Machine, "_mod_table", both)
+
+
+@pytest.mark.parametrize("which", ["battlefield", "walks"])
+def test_the_table_found_by_sets_is_the_table_walked_card_by_card(which, monkeypatch):
+    seen: list = []
+    _checked_tables(monkeypatch, seen)
+    game = load_game(str(BATTLEFIELD)) if which == "battlefield" else _walks_game()
+    for players in ((2,) if which == "battlefield" else (2, 3)):
+        for seed in range(3):
+            run_game(game, players, seed, log=False)
+    assert seen and all(n > 0 for n in seen)      # some list was found by its set every time
+
+
+def test_the_table_with_a_player_out_is_the_same_either_way(monkeypatch):
+    seen: list = []
+    _checked_tables(monkeypatch, seen)
+    eng = Engine(load_game(str(BATTLEFIELD)), players=2, seed=1, log=False)
+    m = eng.m
+    for _ in range(40):
+        if eng.finished:
+            break
+        for p in range(2):
+            m.st.out[p] = True
+            m._mod_table("force")
+            m.st.out[p] = False
+        m._mod_table("force")
+        eng.decide(0)
+    assert len(seen) > 40
+
+
+def test_modified_all_builds_the_table_once_and_reads_as_one_by_one(monkeypatch):
+    eng = run_game(load_game(str(BATTLEFIELD)), 2, 2, log=False)
+    m = eng.m
+    cards = [c for zone in m.zones.values() for c in zone]
+    m.ver += 1                      # no table of this version
+    start = m.st.work
+    want = [m.modified(c, "force") for c in cards]
+    spent = m.st.work - start
+    m.ver += 1
+    m.st.work = start
+    calls = []
+    orig = Machine.modified
+    monkeypatch.setattr(Machine, "modified", lambda self, c, name: calls.append(c) or orig(self, c, name))
+    assert m.modified_all(cards, "force") == want and m.st.work - start == spent
+    assert calls == []              # one by one before: a `modified` per card
+
+
+def test_flipped_is_raised_for_the_pinned_cards_only(monkeypatch):
+    raised: list = []
+    orig = Machine.announce_all
+
+    def spy(self, event, param_sets, span):
+        if event == FLIPPED:
+            raised.append((self.quiet_cards(FLIPPED), [p["card"] for p in param_sets]))
+        return orig(self, event, param_sets, span)
+
+    monkeypatch.setattr(Machine, "announce_all", spy)
+    game = load_game(str(BATTLEFIELD))
+    for seed in range(3):
+        run_game(game, 2, seed, log=False)
+    pinned = [(pins, cards) for pins, cards in raised if pins is not None]
+    assert pinned and all(cards and set(cards) <= pins for pins, cards in pinned)
+    # log on: the same triggers fire (tests/test_machine_speed_paths.py compares the events)
+    assert run_game(game, 2, 1, log=True).result == run_game(game, 2, 1, log=False).result
