@@ -25,6 +25,30 @@ from .visibility import back_of, card_seers, known_to, rule_of, sees
 SAVE_FORMAT = "cardsmith-save/1"
 
 
+def program_shape(prog) -> str:
+    """What a save's frames depend on, as a short hash: every code's id, name, and instructions
+    (each one's kind and jump targets). A frame names its code by id and its place by pc, and
+    both are the compiler's: a save restored into a program of another shape (the rules edited,
+    another cardsmith, another deal) would resume at the wrong instruction, so `restore` refuses
+    it. Worked out once per program (it is cached on it)."""
+    got = prog.__dict__.get("_shape")
+    if got is None:
+        import hashlib
+        h = hashlib.sha256()
+        for code in prog.codes:
+            parts = [str(code.id), code.name, str(len(code.ops))]
+            for desc in code.descs:
+                if not desc:
+                    parts.append("-")
+                    continue
+                parts.append(str(desc[0]))
+                parts += [f"L{part[0]}" for part in desc[1:]
+                          if isinstance(part, list) and len(part) == 1 and isinstance(part[0], int)]
+            h.update("\x1f".join(parts).encode("utf-8") + b"\x1e")
+        got = prog.__dict__["_shape"] = h.hexdigest()[:16]
+    return got
+
+
 class Decision(NamedTuple):
     player: int
     prompt: str
@@ -254,7 +278,8 @@ class Engine:
         if self.m.st.pending is not None:
             self.m.pending_labels()         # a save holds the labels (`ask` may leave them to the first read)
         saved = {"format": SAVE_FORMAT, "game": self.game.title, "players": self.n, "seed": self.seed,
-                 "names": self.player_names, "log_length": len(self.log), "state": self.m.st.to_dict()}
+                 "names": self.player_names, "log_length": len(self.log), "state": self.m.st.to_dict(),
+                 "program": program_shape(self.prog)}
         if self.game.decks:         # the players' decks: restored with the same cards
             saved["decks"] = [list(d) for d in self.game.decks]
         return saved
@@ -270,6 +295,11 @@ class Engine:
             raise ValueError(f"not a saved game of {game.title}")
         eng = cls(game, data["players"], data["seed"], log=log, player_names=data["names"],
                   _state=GameState.from_dict(data["state"]), decks=data.get("decks"))
+        shape = data.get("program")
+        if shape is not None and shape != program_shape(eng.prog):
+            raise ValueError(f"this save of {game.title} was made from rules that compile differently (the "
+                             "game file was changed, or another version of cardsmith saved it): its frames "
+                             "would resume at the wrong instructions")
         return eng
 
     def clone(self) -> "Engine":
