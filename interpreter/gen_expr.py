@@ -166,6 +166,21 @@ def _charged_list(m, xs, span):
     return xs
 
 
+def _charged_zones(m, zs, span):
+    """`_charged_list` of the cards in the zones `zs` (keys), the list of them not built: the
+    sum of the zones' lengths charged (ExprGen.loop). (A plain loop: over a few zones it is
+    quicker than map and sum, and than building the list.)"""
+    zones = m.zones
+    n = 0
+    for z in zs:
+        n += len(zones[z])
+    st = m.st
+    st.work += n
+    if st.work > m.max_steps:
+        charge(m, 0, span)
+    return zs
+
+
 def _coll(xs, span):
     if xs is None:
         raise no_collection(span)
@@ -1150,34 +1165,51 @@ class ExprGen:
         return f"({body})"
 
     # ------------------------------------------------------------------ collections
-    def hoisted(self, parts, sc, g: Gen, inner: Gen) -> str:
+    def hoisted(self, parts, sc, g: Gen, inner: Gen, bound: str | None = None) -> str:
         """What each element of a comprehension reads the same, worked out once before it: a
-        field of `this` (not modified, not a part's) where `this` is never none (`known`), a
-        read that cannot raise, charge work or change between elements. Returns the clause
-        `for _h1, ... in ((...),) ` that binds them, first, and sets `inner.hoist`; '' for none."""
-        if "env['$this']" not in g.nn:
-            return ""
-        found: dict = {}
-        for part in parts:
-            for node in _nodes(part):
-                if isinstance(node, A.FieldAccess) and isinstance(node.obj, A.This):
-                    name = node.name
-                elif isinstance(node, A.Possessive) and isinstance(node.owner, A.This):
-                    name = node.name
-                else:
+        field of `this` (not modified, not a part's) where `this` is never none (`known`); a
+        player's attribute (of a name or `you` never none) or the game's, read plainly
+        (`_PLAIN_ATTR`: not modified), its owner not the comprehension's own (`it`, or `bound`, the
+        name a map binds; nor any name a comprehension inside binds: those are not looked into).
+        Each a read that cannot raise, charge work or change between elements (an expression
+        changes no state). Returns the clause `for _h1, ... in ((...),) ` that binds them, first,
+        and sets `inner.hoist`; '' for none."""
+        found: dict = {}        # source → the nodes it is the value of
+        if "env['$this']" in g.nn:
+            for part in parts:
+                for node in _nodes(part):
+                    if isinstance(node, A.FieldAccess) and isinstance(node.obj, A.This):
+                        name = node.name
+                    elif isinstance(node, A.Possessive) and isinstance(node.owner, A.This):
+                        name = node.name
+                    else:
+                        continue
+                    if (id(node) in g.hoist or name in self.p.modified_fields or name in self.p.part_labels
+                            or self.x.type_of(node.obj if isinstance(node, A.FieldAccess) else node.owner, sc) != CARD):
+                        continue
+                    found.setdefault(self.card_field_of("env['$this']", name), []).append(node)
+        stack = list(parts)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (list, tuple)):
+                stack.extend(node)
+                continue
+            if not is_dataclass(node) or isinstance(node, (A.WhereExpr, A.ExprMap)):
+                continue        # (a comprehension inside may bind a name of its own)
+            if id(node) not in g.hoist and self.invariant_attr(node, sc, bound):
+                src = self.src(node, sc, g)
+                if _PLAIN_ATTR.fullmatch(src):
+                    found.setdefault(src, []).append(node)
                     continue
-                if (id(node) in g.hoist or name in self.p.modified_fields or name in self.p.part_labels
-                        or self.x.type_of(node.obj if isinstance(node, A.FieldAccess) else node.owner, sc) != CARD):
-                    continue
-                found.setdefault(name, []).append(node)
+            stack.extend(getattr(node, f) for f in _field_names(type(node)))
         if not found:
             return ""
         hoist = dict(g.hoist)
         names, srcs = [], []
-        for name, nodes in found.items():
+        for src, nodes in found.items():
             h = g.var("h")
             names.append(h)
-            srcs.append(self.card_field_of("env['$this']", name))
+            srcs.append(src)
             for node in nodes:
                 hoist[id(node)] = h
         inner.hoist = hoist
@@ -1185,16 +1217,42 @@ class ExprGen:
             return f"for {names[0]} in ({srcs[0]},) "
         return f"for {', '.join(names)} in (({', '.join(srcs)}),) "
 
+    def invariant_attr(self, node, sc, bound) -> bool:
+        """Whether `node` reads a player's or the game's attribute of an owner a comprehension
+        binding `it` and `bound` does not change: `p's x` (p a rule's name or a parameter, not
+        `bound`), `your x`, the game's `x` (what `hoisted` may work out once)."""
+        if isinstance(node, A.Your):
+            return True
+        if isinstance(node, A.Possessive) and isinstance(node.owner, A.Name) and node.owner.name != bound:
+            return (self.x.kind_of(node.owner, sc) in ("local", "param")
+                    and self.x.type_of(node.owner, sc) == PLAYER)
+        if isinstance(node, A.Name):
+            return self.x.kind_of(node, sc) == "game_attr"
+        return False
+
+    def loop(self, v: str, e, sc, g: Gen, span) -> str:
+        """The `for` clause that walks collection `e` with `v`, charged as `charged` charges it.
+        `cards in <zones>` (a list of zones never none: `cards in every battlefield`) walks each
+        zone's own list in turn: the list of all their cards is not built, its length (the sum
+        of theirs) charged first (`_charged_zones`), before any element is looked at, as when
+        it was built (an expression moves no card: the zones stay as they were)."""
+        if (isinstance(e, A.CardsIn) and self.x.type_of(e.zone, sc) != ZONE and is_list(self.x.type_of(e.zone, sc))
+                and self.nn(e.zone, sc, g)):
+            z = g.var("z")
+            return f"for {z} in _charged_zones(m, {self.iterable_value(e.zone, sc, g)}, {self.span(span)}) for {v} in m.zones[{z}]"
+        return f"for {v} in {self.charged(e, sc, g, span)}"
+
     def g_WhereExpr(self, e, sc, g):
         t = self.x.type_of(e.coll, sc)
-        coll = self.charged(e.coll, sc, g, e.span)
+        v = g.var("x")
+        walk = self.loop(v, e.coll, sc, g, e.span)
         inner = g.inner()
-        v = inner.it = g.var("x")
+        inner.it = v
         if self.elems_nn(e.coll, sc, g):
             inner.nn = inner.nn | {v}
         first = self.hoisted((e.cond,), sc, g, inner)
         cond = self.test(e.cond, sc.child(it_type=t[1] if is_list(t) else ANY), inner)
-        return f"[{v} {first}for {v} in {coll} if {cond}]"
+        return f"[{v} {first}{walk} if {cond}]"
 
     def g_ExprMap(self, e, sc, g):
         t = self.x.type_of(e.coll, sc)
@@ -1202,16 +1260,16 @@ class ExprGen:
         inner_sc.locals[e.name] = t[1] if is_list(t) else ANY
         if _may_hold_lists(self.x.type_of(e.expr, inner_sc)):
             return None         # a list of lists counts its items as it is built: the closure does
-        coll = self.charged(e.coll, sc, g, e.span)
-        inner = g.inner()
         v = g.var("x")
+        walk = self.loop(v, e.coll, sc, g, e.span)
+        inner = g.inner()
         inner.names[e.name] = v
         if self.elems_nn(e.coll, sc, g):
             inner.nn = inner.nn | {v}
-        first = self.hoisted((e.expr, e.cond), inner_sc, g, inner)
+        first = self.hoisted((e.expr, e.cond), inner_sc, g, inner, e.name)
         fn = self.src(e.expr, inner_sc, inner)
         cond = f" if {self.test(e.cond, inner_sc, inner)}" if e.cond is not None else ""
-        return f"[{fn} {first}for {v} in {coll}{cond}]"
+        return f"[{fn} {first}{walk}{cond}]"
 
     # ------------------------------------------------------------------ logic and arithmetic
     def g_OrChain(self, e, sc, g):
