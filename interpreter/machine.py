@@ -447,19 +447,25 @@ class Machine(Triggers, Decisions, Scenarios):
                 plain = True
             else:
                 # nor does a move reveal a card that lies face up in a public zone already, or will
-                # lie face down (`_unaware`): such a move is plain too
+                # lie face down (`_unaware`): such a move is plain too; and where only triggers
+                # pinned to a card answer `revealed` (`quiet_cards`), revealing a card none of them
+                # holds adds nothing to the moment: it counts as not revealed
                 public_of = self._public_of
                 plain = True
                 if face is None:
                     for c in cards:
                         if face_up[c] and not public_of[card_zone[c]]:
-                            plain = False
-                            break
+                            pins = self.quiet_cards(REVEALED)
+                            if pins is None or c in pins:
+                                plain = False
+                                break
                 else:
                     for c in cards:
                         if not (face_up[c] and public_of[card_zone[c]]):
-                            plain = False
-                            break
+                            pins = self.quiet_cards(REVEALED)
+                            if pins is None or c in pins:
+                                plain = False
+                                break
         else:
             # where the cards came from matters only to the log, the tally's card tracking and to
             # `moved` / `revealed` triggers

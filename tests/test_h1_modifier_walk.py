@@ -9,6 +9,8 @@
   others are read from it, as one read at a time would (values, work).
 * `Machine.flip` where only triggers pinned to a card answer `flipped` (`quiet_cards`): the
   parameters of the other cards are not made.
+* `Machine.move` in the quiet state, where only such triggers answer `revealed`: a move that could
+  reveal only cards none of them holds takes the plain path.
 """
 from __future__ import annotations
 
@@ -184,3 +186,33 @@ def test_flipped_is_raised_for_the_pinned_cards_only(monkeypatch):
     assert pinned and all(cards and set(cards) <= pins for pins, cards in pinned)
     # log on: the same triggers fire (tests/test_machine_speed_paths.py compares the events)
     assert run_game(game, 2, 1, log=True).result == run_game(game, 2, 1, log=False).result
+
+
+class _Counted(set):
+    """`Machine.listened` counting its look-ups: the watched paths of `move` read it, the plain
+    one-card path does not."""
+    n = 0
+
+    def __contains__(self, item):
+        self.n += 1
+        return set.__contains__(self, item)
+
+
+def test_a_quiet_move_revealing_only_unpinned_cards_is_plain():
+    from cardsmith.dsl.registry import REVEALED
+    eng = run_game(load_game(str(BATTLEFIELD)), 2, 1, log=False)
+    m = eng.m
+    assert m.quiet is m.st
+    pins = m.quiet_cards(REVEALED)
+    assert pins
+    unpinned = next(c for c in range(len(m.st.card_zone)) if c not in pins)
+    pinned = min(pins)
+    for c, watched in ((unpinned, False), (pinned, True)):
+        m.move([c], "deck:0", "top", "down", None)      # face down in a hidden zone: plain
+        assert m.quiet is m.st and not m.st.face_up[c]
+        counted = m.listened = _Counted(m.listened)
+        ver = m.ver
+        m.move([c], "left_column:0", "top", "up", None)
+        assert m.st.card_zone[c] == "left_column:0" and m.st.face_up[c] and m.ver == ver + 1
+        assert m.st.zones["left_column:0"][-1] == c and c not in m.st.zones["deck:0"]
+        assert (counted.n > 0) == watched, (c, counted.n)
