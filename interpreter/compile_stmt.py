@@ -575,9 +575,16 @@ class StmtCompiler:
                 params[n] = a(m, env)
             return m.announce(event, params, span)
         g = Gen()
-        params_src = ", ".join(f"{n!r}: {self.gx(a, ctx, g)}" for n, a in zip(names, s.args))
-        # `announce_all` of the one parameter set, as `Machine.announce` calls it: one call fewer
-        src = Snippet((("watch", f"m.announce_all({event!r}, ({{{params_src}}},), {self.k(span)})", ""),))
+        args_src = [self.gx(a, ctx, g) for a in s.args]
+        params_src = ", ".join(f"{n!r}: {a}" for n, a in zip(names, args_src))
+        ks = self.k(span)
+        # `announce_all` of the one parameter set, as `Machine.announce` calls it: one call fewer;
+        # where only triggers answer the event and nothing keeps it, its `one` (Triggers.quiet_ones)
+        # given the values, in the same order, without their dict: one of the two runs, either
+        # evaluating the arguments once
+        one = f"_ev(m, {ks}{''.join(', ' + a for a in args_src)})"
+        src = Snippet((("watch", f"({one} if (_ev := m.quiet_ones.get({event!r})) is not None else "
+                                 f"m.announce_all({event!r}, ({{{params_src}}},), {ks}))", ""),))
         ctx.code.emit(announce, span, ("announce", event, "(", tuple(s.args), ")"), src)
 
     def s_EliminateStmt(self, s, ctx):
@@ -1126,7 +1133,13 @@ class StmtCompiler:
             env[idx] = 0
             env[picks] = []
             env[before] = [env["$you"]] if "$you" in env else []
-        ctx.code.emit(start, span, ("let", lst, " ← ", s.players, f"; {idx} ← 0; {picks} ← []; {before} ← [$you]"))
+        # the instructions around the asks and the body as source too (a closure among a block's
+        # lines costs a call; a jump back as a closure leaves the block, to enter it again)
+        ctx.code.emit(start, span, ("let", lst, " ← ", s.players, f"; {idx} ← 0; {picks} ← []; {before} ← [$you]"),
+                      Snippet((f"env[{lst!r}] = {self._fresh_list(s.players, ctx)}",
+                               f"env[{idx!r}] = 0",
+                               f"env[{picks!r}] = []",
+                               f"env[{before!r}] = [env['$you']] if '$you' in env else []"), pc=False, effect=(0, ())))
         head = ctx.code.here()
         done = [0]
 
@@ -1157,16 +1170,20 @@ class StmtCompiler:
                                      f"{self.k(kind)}, {self.k(span)}, secret=True)", "    ")))
         ctx.code.emit(ask_next, span, ("ask_secretly", f"the next of {lst} ($you): choose {name} from ", s.options,
                                        f" — {quote(prompt)}; all asked → ", done), ask_src)
-        ctx.code.emit(_jump([head]), span, ("jump", [head]))
+        ctx.code.emit(_jump([head]), span, ("jump", [head]), _goto([head]))
         done[0] = ctx.code.here()
         ctx.code.emit(lambda m, fr: m.say("secret choices are revealed together", fr.env, span), span,
-                      ("say", quote("secret choices are revealed together")))
+                      ("say", quote("secret choices are revealed together")),
+                      # (`Machine.say` logs it, and does nothing else)
+                      Snippet((f"if m.log.on: m.say('secret choices are revealed together', env, {self.k(span)})",),
+                              pc=False, effect=(0, ())))
         # the body, once per player, with that player's choice
         pair = ctx.fresh("k")
 
         def start_body(m, fr):
             fr.env[pair] = 0
-        ctx.code.emit(start_body, span, ("let", pair, " ← 0"))
+        ctx.code.emit(start_body, span, ("let", pair, " ← 0"),
+                      Snippet((f"env[{pair!r}] = 0",), pc=False, effect=(0, ())))
         body_head = ctx.code.here()
         end = [0]
 
@@ -1198,7 +1215,7 @@ class StmtCompiler:
         ctx.code.emit(next_body, span, ("secret_next", f"$you, {name} ← the next of {lst}, {picks}; "
                                         f"none left ($you ← {before}) → ", end), next_src)
         self.block(s.body, ctx)
-        ctx.code.emit(_jump([body_head]), span, ("jump", [body_head]))
+        ctx.code.emit(_jump([body_head]), span, ("jump", [body_head]), _goto([body_head]))
         end[0] = ctx.code.here()
 
     # The statements of scenarios (and `say`), written in interpreter/compile_scenario.py

@@ -40,7 +40,8 @@ class Decisions:
         if player is None or not options:
             st.frames[-1].env[var] = None
             return
-        if len(options) == 1:       # not asked: a scripted answer waits for a real question
+        n = len(options)
+        if n == 1:                  # not asked: a scripted answer waits for a real question
             st.frames[-1].env[var] = options[0]
             if self.tally is not None:      # a simulation counts the forced decisions
                 self.tally.forced += 1
@@ -52,17 +53,15 @@ class Decisions:
             if scripted:
                 self._scripted(player, prompt, options, var, kind, span, scripted)
                 return
-        st.work += len(options)     # labelling the options is work, not one step (`charge`)
+        st.work += n                # labelling the options is work, not one step (`charge`)
         if st.work > self.max_steps:
             charge(self, 0, span)   # past the bound: its located error
         drawn = self.drawn
-        draw = drawn[player] if drawn is not None else None
-        if draw is not None and not self.dirty & self.prog.check_mask:
+        if drawn is not None and (draw := drawn[player]) is not None and not self.dirty & self.prog.check_mask:
             # a random agent's answer, drawn now (RandomAgent.choose: randrange, as
             # Random._randbelow_with_getrandbits draws it), as a decision of one option is taken:
             # where the machine would stop, answer and go on, it draws the same index, and here no
             # end check waits to be looked at first (nothing it reads changed since the last look)
-            n = len(options)
             k = n.bit_length()
             index = draw(k)
             while index >= n:

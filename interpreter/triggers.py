@@ -30,6 +30,7 @@ nothing more than one on the class itself.
 from __future__ import annotations
 
 import ast
+import re
 from functools import cached_property
 from types import SimpleNamespace
 
@@ -114,53 +115,43 @@ def _collector(prog, entries):
     on an env made by copying the parameters (the same dict as `{**params, '$this': c, '$you':
     seat}`: the params' keys first, then these), and only for a card in a player's zone, for a
     player in the game. Built only from the compiler's own templates, `repr()` of card ids and
-    parameter names, and names the program's Pool binds (tests/test_codegen.py)."""
+    parameter names, and names the program's Pool binds (tests/test_codegen.py).
+
+    For an event the game declares (what an `announce` statement raises), a third
+    function `one(m, span, *values)` (`collect.over.one`): the triggers of one moment of one
+    parameter set given as its values in the declared order (`_q0`, `_q1`, ...: no dict made
+    unless a trigger fires), ordered and pushed as `announce_all` does (`Triggers._fire`), its
+    return `announce_all`'s; what a generated `announce` calls where only triggers answer the
+    event and nothing keeps it (`Triggers.quiet_ones`)."""
     pool = prog.pool
-    blocks = []
+    blocks, ones = [], []
     looked: set = set()         # the cards looked at, of every entry
     state = ["_cz = m.st.card_zone", "_zs = m.zone_seat", "_out = m.st.out"]
-    for entry in entries:
-        cards = _live_cards(prog, entry)
-        if not cards:
-            continue
-        # the condition, then the text-is-blank rule: those that read only the card, its seat and
-        # the parameters are written in (`_direct`), before the env is made; from the first that
-        # is not, each is called on the env
-        params = prog.event_types(entry.ability.event)
-        before, after = [], []
-        for fn in (entry.cond, entry.blank):
-            if fn is None:
-                continue
-            direct = None if after or entry.extra else _direct(pool, fn, params)
-            if direct is not None:
-                before.append(f"({_lean(direct, entry.key_param)})")
-            else:
-                after.append(f"{pool.ref(fn, 'f')}(m, env)")
-        fire = f"_fired.append(({pool.ref(entry, 'e')}, _c, _seat, env))"
-        body = ["env = _p.copy()", "env['$this'] = _c", "env['$you'] = _seat"]
-        if entry.extra:
-            body.append(f"env.update({pool.ref(entry.extra, 'k')})")
-        body += [f"if {' and '.join(after)}:", "    " + fire] if after else [fire]
-        if before:
-            body = [f"if {' and '.join(before)}:", *_indent(body)]
-        live = ["_seat = _zs[_cz[_c]]", "if _seat is not None and not _out[_seat]:", *_indent(body)]
-        if entry.key_param is not None:
-            block = [f"_c = _p.get({entry.key_param!r})", f"if _c in {pool.ref(frozenset(cards), 'k')}:",
-                     *_indent(state), *_indent(live)]
-        elif len(cards) == 1:
-            block = [f"_c = {cards[0]!r}", *live]
-        else:
-            block = [f"for _c in {pool.ref(tuple(cards), 'k')}:", *_indent(live)]
-        blocks.append((entry.key_param, block))
+    event = entries[0].ability.event
+    declared = prog.decls.events.get(event)
+    # `one`'s locals, by parameter (their order the declaration's: an `announce`'s dict's)
+    local = {name: f"_q{i}" for i, name in enumerate(prog.event_types(event))} if declared is not None else None
+    live = [(entry, cards) for entry in entries if (cards := _live_cards(prog, entry))]
+    # whether an entry reads the state where the entries share it (then they all read it there)
+    shared = not all(_entry_lines(prog, entry, cards, state, None, False)[1] for entry, cards in live)
+    for entry, cards in live:
+        blocks.append((entry.key_param, _entry_lines(prog, entry, cards, state, None, shared)[0]))
+        if local is not None:
+            ones.append(_entry_lines(prog, entry, cards, state, local, shared)[0])
         looked.update(cards)
     if not blocks:
         return None
+    shared_state = state if shared else []
     keys = {key for key, _block in blocks}
     name, over = pool.fresh_name("a"), pool.fresh_name("a")
     # `name(m, _p, _fired)`: the triggers of one parameter set, added to `_fired`; `over(m, _ps)`:
     # those of every parameter set of a moment, in order, as a new list (what `announce_all` calls)
     lines = [f"def {name}(m, _p, _fired):"]
     loop = [f"def {over}(m, _ps):", "    _fired = []"]
+    one = None
+    if local is not None:
+        one = pool.fresh_name("a")
+        head = [f"def {one}(m, _span{''.join(', ' + v for v in local.values())}):", "    _fired = []"]
     if len(keys) == 1 and None not in keys:
         # every entry pinned by the same parameter (`where card = this`): the card it names is
         # read once, and the state only by the entry that holds that card (most events name a
@@ -168,29 +159,139 @@ def _collector(prog, entries):
         lines.append(f"    {blocks[0][1][0]}")
         for _key, block in blocks:
             lines += _indent(block[1:])
+        if one is not None:
+            head.append(f"    {ones[0][0]}")
+            for block in ones:
+                head += _indent(block[1:])
         loop += ["    for _p in _ps:", f"        {blocks[0][1][0]}"]
         if len(blocks) == 1:
             loop += _indent(_indent(blocks[0][1][1:]))
         else:
             # a card none of them holds is passed over in one test: the cards of them all
-            loop += [f"        if _c in {pool.ref(frozenset(looked), 'k')}:", *_indent(_indent(_indent(state)))]
+            loop += [f"        if _c in {pool.ref(frozenset(looked), 'k')}:", *_indent(_indent(_indent(shared_state)))]
             for _key, block in blocks:
                 loop += _indent(_indent(_indent([line for line in block[1:] if line[4:] not in state])))
     else:
-        lines += _indent(state)
-        loop += _indent(state) + ["    for _p in _ps:"]
-        for key, block in blocks:
+        lines += _indent(shared_state)
+        loop += _indent(shared_state) + ["    for _p in _ps:"]
+        if one is not None:
+            head += _indent(shared_state)
+        for (key, block), block1 in zip(blocks, ones or [None] * len(blocks)):
             if key is not None:
                 block = [line for line in block if line[4:] not in state]     # read above
+                if block1 is not None:
+                    block1 = [line for line in block1 if line[4:] not in state]
             lines += _indent(block)
             loop += _indent(_indent(block))
+            if one is not None:
+                head += _indent(block1)
     loop.append("    return _fired")
-    fn = pool.compile("\n".join(lines) + "\n\n\n" + "\n".join(loop) + "\n", name, "triggers of an event")
+    source = "\n".join(lines) + "\n\n\n" + "\n".join(loop) + "\n"
+    if one is not None:
+        # most moments set off nothing: `None`, as `announce_all` returns then
+        head += ["    if _fired:", f"        return m._fire(m.event_plans[{event!r}], {event!r}, _fired, _span)",
+                 "    return None"]
+        source += "\n\n" + "\n".join(head) + "\n"
+    fn = pool.compile(source, name, "triggers of an event")
     fn.over = pool.ns[over]
+    if one is not None:
+        fn.over.one = pool.ns[one]
     # every entry pinned by `card` (`where card = this`): a parameter set naming no card of them
     # adds nothing (Triggers.quiet_cards); an entry not pinned may fire on any card
     fn.over.cards = frozenset(looked) if keys == {"card"} else None
     return fn
+
+
+def _entry_lines(prog, entry, cards: list, state: list, local: dict | None, shared: bool) -> tuple:
+    """The lines of `_collector` that look at one entry's cards: those of its `collect` and `over`,
+    reading the parameter set `_p` (`local` None), or those of its `one`, reading each parameter
+    from its local (`local`: parameter -> `_q<i>`) and making the env from them (the same dict:
+    the parameters in the declared order, then `$this`, `$you`). With whether they read the
+    `state` themselves (after a test of the card's own fields: `_card_first`, unless `shared`:
+    some entry reads it where the entries share it, and then they all do (an entry pinned by a
+    parameter: after the card it names is found to be one of its cards)."""
+    pool = prog.pool
+    # the condition, then the text-is-blank rule: those that read only the card, its seat and
+    # the parameters are written in (`_direct`), before the env is made; from the first that
+    # is not, each is called on the env
+    params = prog.event_types(entry.ability.event)
+    before, after = [], []
+    first = None        # the condition's leading conjuncts that read only the card's own fields
+    for fn in (entry.cond, entry.blank):
+        if fn is None:
+            continue
+        direct = None if after or entry.extra else _direct(pool, fn, params, local=local)
+        if direct is not None:
+            lean = _lean(direct, entry.key_param, local)
+            if not before and first is None:
+                first, lean = _card_first(lean)
+            if lean != "True":
+                before.append(f"({lean})")
+        else:
+            after.append(f"{pool.ref(fn, 'f')}(m, env)")
+    fire = f"_fired.append(({pool.ref(entry, 'e')}, _c, _seat, env))"
+    if local is None:
+        body = ["env = _p.copy()", "env['$this'] = _c", "env['$you'] = _seat"]
+    else:
+        body = [f"env = {{{''.join(f'{k!r}: {v}, ' for k, v in local.items())}'$this': _c, '$you': _seat}}"]
+    if entry.extra:
+        body.append(f"env.update({pool.ref(entry.extra, 'k')})")
+    body += [f"if {' and '.join(after)}:", "    " + fire] if after else [fire]
+    if before:
+        body = [f"if {' and '.join(before)}:", *_indent(body)]
+    live = ["_seat = _zs[_cz[_c]]", "if _seat is not None and not _out[_seat]:", *_indent(body)]
+    if first is not None:
+        # tested before the card's seat is looked up (and the state read for it): it can neither
+        # fail nor count work, and both tests only read, so their order changes nothing but what
+        # is read for a card whose own fields rule it out (most cards, most moments)
+        live = [f"if {first}:", *_indent(state if not shared else []), *_indent(live)]
+    if entry.key_param is not None:
+        read = f"_p.get({entry.key_param!r})" if local is None else local[entry.key_param]
+        return [f"_c = {read}", f"if _c in {pool.ref(frozenset(cards), 'k')}:",
+                *_indent(state if first is None or shared else []), *_indent(live)], first is not None
+    if len(cards) == 1:
+        return [f"_c = {cards[0]!r}", *live], first is not None
+    return [f"for _c in {pool.ref(tuple(cards), 'k')}:", *_indent(live)], first is not None
+
+
+def _card_first(expr: str) -> tuple:
+    """(`expr`'s leading conjuncts that read nothing but constants and the card's own fields by
+    `m.cards[_c].get(<constant>)`, compared by `==`, `!=`, `is`, `is not`, joined by `and` / `or`
+    / `not`, or None; the rest, or "True"): what can be tested of a card before anything else,
+    since it can neither fail nor count work (`_entry_lines`)."""
+    tree = ast.parse(expr, mode="eval").body
+    items = tree.values if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) else [tree]
+    n = 0
+    while n < len(items) and _card_only(items[n]) and not isinstance(items[n], ast.Constant):
+        n += 1
+    if not n:
+        return None, expr
+    rest = items[n:]
+    lead = items[0] if n == 1 else ast.BoolOp(op=ast.And(), values=items[:n])
+    tail = "True" if not rest else ast.unparse(rest[0] if len(rest) == 1 else ast.BoolOp(op=ast.And(), values=rest))
+    return ast.unparse(lead), tail
+
+
+def _card_only(node) -> bool:
+    """Whether `node` reads only constants and `m.cards[_c].get(<constant>)` (a card's record, a
+    dict, read without fail), through comparisons that cannot fail (`_card_first`)."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.BoolOp):
+        return all(_card_only(v) for v in node.values)
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, ast.Not) and _card_only(node.operand)
+    if isinstance(node, ast.Compare):
+        return len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)) \
+            and _card_only(node.left) and _card_only(node.comparators[0])
+    if isinstance(node, ast.Call):
+        f = node.func
+        return (not node.keywords and len(node.args) == 1 and isinstance(node.args[0], ast.Constant)
+                and isinstance(f, ast.Attribute) and f.attr == "get" and isinstance(f.value, ast.Subscript)
+                and isinstance(f.value.slice, ast.Name) and f.value.slice.id == "_c"
+                and isinstance(f.value.value, ast.Attribute) and f.value.value.attr == "cards"
+                and isinstance(f.value.value.value, ast.Name) and f.value.value.value.id == "m")
+    return False
 
 
 def _no_triggers(m, param_sets) -> None:
@@ -201,6 +302,11 @@ def _no_triggers(m, param_sets) -> None:
 # every `over` says which cards its parameter `card` must name for a trigger to fire (`cards`:
 # a frozenset), or None when any card may (Triggers.quiet_cards)
 _no_triggers.cards = frozenset()
+
+
+def _no_one(m, span, *values) -> None:
+    """`one` of a declared event no triggered ability answers (`Triggers.quiet_ones`)."""
+    return None
 
 
 def _over(collect):
@@ -216,12 +322,15 @@ def _over(collect):
 
 # the names `_collector` writes: a condition that holds one of them is not written in
 _OWN_NAMES = frozenset({"_c", "_seat", "_p", "_ps", "_cz", "_zs", "_out", "_fired", "env"})
+# and `one`'s parameters' locals
+_LOCAL = re.compile(r"_q[0-9]+")
 
 
-def _direct(pool, fn, params: dict, it: bool = False) -> str | None:
+def _direct(pool, fn, params: dict, it: bool = False, local: dict | None = None) -> str | None:
     """The expression of the generated condition `fn(m, env)` (`ExprGen.function`: its source is in
     the Pool) with its reads of the env written as what the env would hold: `env['$this']` as
-    `_c`, `env['$you']` as `_seat`, `env['<an event parameter>']` as `_p['<it>']`; None when it
+    `_c`, `env['$you']` as `_seat`, `env['<an event parameter>']` as `_p['<it>']` (or, given
+    `local`, as that parameter's local, `_q<i>`: `one`'s, which also names `_span`); None when it
     reads the env in any other way (a closure given the env, a keyword's argument) or is not
     such a function. `it`: `env['$it']` is read as `_c` too (a trigger order key's env). The
     tokens are rewritten, so a string literal that spells `env['$this']` stays that text: only a
@@ -244,6 +353,8 @@ def _direct(pool, fn, params: dict, it: bool = False) -> str | None:
     out, at, i = [], 0, 0
     while i < len(toks):
         tok = toks[i]
+        if local is not None and tok.type == tokenize.NAME and (tok.string == "_span" or _LOCAL.fullmatch(tok.string)):
+            return None
         if tok.type == tokenize.NAME and tok.string in _OWN_NAMES:
             if tok.string != "env":
                 return None
@@ -256,7 +367,7 @@ def _direct(pool, fn, params: dict, it: bool = False) -> str | None:
             elif key == "$you":
                 repl = "_seat"
             elif key.__class__ is str and key in params and not key.startswith("$"):
-                repl = f"_p[{key!r}]"
+                repl = f"_p[{key!r}]" if local is None else local[key]
             else:
                 return None
             out += [body[at:tok.start[1]], repl]
@@ -288,32 +399,37 @@ class _Lean(ast.NodeTransformer):
         return self.generic_visit(node)
 
 
-def _lean(expr: str, pinned: str | None = None) -> str:
+def _lean(expr: str, pinned: str | None = None, local: dict | None = None) -> str:
     """A condition `_direct` wrote, tested only for its truth where `_c` is a card and `_seat` a
     seat: the same test with what cannot change it left out. `(None if _c is None else X)` is X;
     the whole `(True if A else False)` is A (`bool` of the one is that of the other); of its
     conjuncts, `_p[pinned] == _c` is true for the only card looked at (the parameter pinning the
-    entry names it) and is left out. Rewritten on Python's own tree of the generated text and
-    written back by `ast.unparse`: the names, literals and calls are those `_direct` wrote."""
+    entry names it) and is left out (`local`: the parameter is read as its local, `one`'s). Rewritten
+    on Python's own tree of the generated text and written back by `ast.unparse`: the names,
+    literals and calls are those `_direct` wrote."""
     tree = _Lean().visit(ast.parse(expr, mode="eval")).body
     if isinstance(tree, ast.IfExp) and isinstance(tree.body, ast.Constant) and tree.body.value is True \
             and isinstance(tree.orelse, ast.Constant) and tree.orelse.value is False:
         tree = tree.test
     if pinned is not None and isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And):
-        kept = [v for v in tree.values if not _is_pinned(v, pinned)]
+        kept = [v for v in tree.values if not _is_pinned(v, pinned, local)]
         if not kept:
             return "True"
         tree = kept[0] if len(kept) == 1 else ast.BoolOp(op=ast.And(), values=kept)
-    elif pinned is not None and _is_pinned(tree, pinned):
+    elif pinned is not None and _is_pinned(tree, pinned, local):
         return "True"
     return ast.unparse(tree)
 
 
-def _is_pinned(node, key: str) -> bool:
-    """Whether `node` is `_p[key] == _c` (or `_c == _p[key]`)."""
+def _is_pinned(node, key: str, local: dict | None = None) -> bool:
+    """Whether `node` is `_p[key] == _c` (or `_c == _p[key]`; given `local`, the key's local for
+    `_p[key]`)."""
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq)):
         return False
     sides = (node.left, node.comparators[0])
+    if local is not None:
+        return any(isinstance(a, ast.Name) and a.id == local[key] and isinstance(b, ast.Name) and b.id == "_c"
+                   for a, b in (sides, sides[::-1]))
     return any(isinstance(a, ast.Subscript) and isinstance(a.value, ast.Name) and a.value.id == "_p"
                and isinstance(a.slice, ast.Constant) and a.slice.value == key
                and isinstance(b, ast.Name) and b.id == "_c" for a, b in (sides, sides[::-1]))
@@ -403,14 +519,28 @@ class Triggers:
         announces anything (Engine.__init__) and never change."""
         return {}
 
-    def quiet_cards(self, event: str):
-        """Where `event` is in `quiet_events` (nothing keeps the moment but the triggers) and
-        every trigger of it is pinned by its parameter `card` (`where card = this`): the cards
-        such a parameter must name for anything to fire, a frozenset (empty: no trigger at all);
-        a parameter set naming another card adds nothing to the moment, so the machine need not
-        make it (Machine.flip, move). None otherwise: every parameter set counts."""
-        quiet = self.quiet_events.get(event)
-        return None if quiet is None else getattr(quiet, "cards", None)    # one without: any card
+    @cached_property
+    def quiet_ones(self) -> dict:
+        """event -> its `one` (`_collector`: the triggers of one parameter set given as values,
+        fired), for a declared event in `quiet_events` (made with its entry there): what a
+        generated `announce` calls instead of building the parameters' dict for `announce_all`
+        (compile_stmt `s_AnnounceStmt`); an event not in it is announced by `announce_all`."""
+        return {}
+
+    @cached_property
+    def _quiet_pins(self) -> dict:
+        """event -> `quiet_cards(event)` for the events in `quiet_events` (made with their entry)."""
+        return {}
+
+    @cached_property
+    def quiet_cards(self):
+        """`quiet_cards(event)`: where `event` is in `quiet_events` (nothing keeps the moment but
+        the triggers) and every trigger of it is pinned by its parameter `card` (`where card =
+        this`): the cards such a parameter must name for anything to fire, a frozenset (empty: no
+        trigger at all); a parameter set naming another card adds nothing to the moment, so the
+        machine need not make it (Machine.flip, move). None otherwise: every parameter set counts.
+        The `get` of `_quiet_pins`, kept with `quiet_events` (a call without a Python frame)."""
+        return self._quiet_pins.get
 
     def announce_all(self, event: str, param_sets, span) -> bool | None:
         """Raise `event` once for each set of parameters, as one moment: the triggers of all of
@@ -432,7 +562,13 @@ class Triggers:
                 for params in param_sets:
                     announced(self, event, params, span)
             else:                       # nothing to log: `quiet_events` from now on
-                self.quiet_events[event] = plan.over or _no_triggers
+                over = self.quiet_events[event] = plan.over or _no_triggers
+                self._quiet_pins[event] = getattr(over, "cards", None)    # one without: any card
+                one = getattr(over, "one", None) if plan.declared else None
+                if one is not None:
+                    self.quiet_ones[event] = one
+                elif over is _no_triggers and plan.declared:
+                    self.quiet_ones[event] = _no_one
             over = plan.over
             if over is None:
                 return None
