@@ -843,6 +843,19 @@ class ExprGen:
         types = tuple(self.x.type_of(a, sc) for a in e.args)
         return d.expr, Scope(dict(zip(d.params, types)), instance=("define", e.name, types))
 
+    def static_len(self, e, sc) -> int | None:
+        """How many items the list `e` has whatever it reads, or None: a list written out, a join
+        of two such, a define whose body is one (`line(seat 1) + line(seat 2)`)."""
+        if isinstance(e, A.ListExpr):
+            return len(e.items)
+        if isinstance(e, A.Arith) and e.op == "+" and is_list(self.x.type_of(e, sc)):
+            a, b = self.static_len(e.left, sc), self.static_len(e.right, sc)
+            return None if a is None or b is None else a + b
+        if isinstance(e, A.Call):
+            body = self.define_body(e, sc)
+            return None if body is None else self.static_len(*body)
+        return None
+
     def rng(self, e, sc) -> tuple | None:
         """(lo, hi) bounding the number `e` is, or None."""
         if isinstance(e, A.Num) and e.value.__class__ is int:
@@ -1142,6 +1155,8 @@ class ExprGen:
         for a, known in zip(args, nns):
             if _SIMPLE_ARG.fullmatch(a):
                 names.append(a)
+                if known:
+                    nn.add(a)
                 continue
             v = g.var("a")
             binds.append(f"({v} := {a})")
@@ -1371,6 +1386,10 @@ class ExprGen:
 
     def g_Arith(self, e, sc, g):
         if e.op == "+" and is_list(self.x.type_of(e, sc)):     # lists joined (compile_lang.join)
+            a, b = self.static_len(e.left, sc), self.static_len(e.right, sc)
+            if a is not None and b is not None and a + b <= MAX_COLLECTION and self.nn(e.right, sc, g):
+                # neither none nor too long, whatever they hold: `+` (the left evaluated first, as there)
+                return f"({self.collection(e.left, sc, g)} + {self.src(e.right, sc, g)})"
             return (f"_join({self.collection(e.left, sc, g)}, {self.src(e.right, sc, g)}, "
                     f"{self.span(e.right.span)}, {self.span(e.span)})")
         fn = {"+": "_add", "-": "_sub", "*": "_mul"}.get(e.op, "_div")
@@ -1424,6 +1443,10 @@ class ExprGen:
         seat = e.seat - 1
         if seat < 0:
             return None
+        if seat < self.p.game.min_players:
+            # every game has that seat (Engine and a scenario refuse fewer players): the number,
+            # by a name (a statement may test its owner `is None`, which Python warns of for a literal)
+            return self.const(seat)
         return f"({seat} if {seat} < m.n_players else _no_seat(m, {seat}, {self.span(e.span)}))"
 
     def g_SeatOf(self, e, sc, g):
