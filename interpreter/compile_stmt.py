@@ -159,7 +159,9 @@ def _quiet_move(many: bool, place: str, face, span: str, *, typed: bool = False,
                     "        _mh = m.zones[_ms]",
                     "        if _mh[-1] == _c: _mh.pop()",
                     "        else: _mh.remove(_c)")
-        return (f"    if {head} and {plain}:",
+        # the zone first: where it is not plain (public where `revealed` listens, capped), the
+        # machine's state is not looked at; both tests only read, and the body needs both
+        return (f"    if {plain} and {head}:",
                 "        _mt = m.st",
                 "        _my = _mt.card_zone",
                 *take,
@@ -209,7 +211,7 @@ def _quiet_move(many: bool, place: str, face, span: str, *, typed: bool = False,
                 "                _my[_mc] = _k",
                 *((f"                _mf[_mc] = {up!r}",) if up is not None else ()),
                 *own_each)
-    return (f"    if {head} and {plain}:",
+    return (f"    if {plain} and {head}:",
             "        if _c:",
             *body,
             f"            m.dirty |= {ZONES}",

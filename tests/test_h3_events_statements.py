@@ -141,3 +141,14 @@ def test_a_secret_choice_is_source_and_plays_as_its_closures(path):
             for log in (True, False):
                 assert _play(game, players, seed, True, log) == _play(game, players, seed, False, log), \
                     (path, players, seed, log)
+
+
+def test_a_written_out_move_tests_its_zone_before_the_machine_state():
+    """`_quiet_move`: where the destination is not plain (public where `revealed` listens, capped)
+    the move goes to `Machine.move` without reading `m.quiet` / `m.noted` first."""
+    game = load_game(str(ROOT / "games/battlefield_space.cards"))
+    prog = program_for(game)
+    heads = [line.strip() for code in prog.codes for snip in code.srcs if snip is not None
+             for line in snip.lines if isinstance(line, str) and "(_mq := m.quiet is m.st)" in line]
+    assert heads
+    assert all(h.startswith(("if _k in m.plain", "if (_mo := m.plain")) for h in heads), heads
