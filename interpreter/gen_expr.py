@@ -54,6 +54,7 @@ MAX_DEPTH = 40
 # long, reads nothing of the caller's frame but its arguments, and every argument is a variable
 MAX_INLINE = 600
 _YOU_PASSED = "'$you': env.get('$you')"
+_THIS, _YOU = "env['$this']", "env['$you']"
 _SIMPLE_ARG = re.compile(r"_[a-z]+[0-9]+|env\['[A-Za-z0-9_$]+'\]")
 # a source whose value is the same however often it is read, and whose reading raises nothing
 _PURE = re.compile(r"_[a-z]+[0-9]+|env\['[A-Za-z0-9_$]+'\]|-?[0-9]+")
@@ -409,6 +410,8 @@ class ExprGen:
             h = g.hoist.get(id(e))
             if h is not None:
                 return h
+        if sc.this_type is not None and _THIS not in g.nn:
+            self.in_ability(sc, g)
         method = getattr(self, "g_" + type(e).__name__, None)
         if method is not None and g.depth < MAX_DEPTH:
             g.depth += 1
@@ -420,6 +423,19 @@ class ExprGen:
                 return out
         # deeper than Python's parser nests brackets (200), the closure evaluates the rest
         return self.fallback(e, sc, g)
+
+    @staticmethod
+    def in_ability(sc, g: Gen) -> None:
+        """In a card type's ability (its scope names the type: Program.ability_scope, blank_of),
+        `this` is a card of that type and `you` a seat, never none: every env such code runs in
+        is made with them so (a trigger's and an `instead of`'s by the collector, from a card in
+        a player's zone and that player's seat, triggers._collector; an action's, its card and
+        the player using it, resolver; a text's, its card and the player resolving it, raising
+        where there is none, card_text; a modifier's, Machine._mod_table), and the abilities of
+        a type are those of its cards only (Program.ability_groups). A keyword's abilities, whose
+        scope names no type, are not known so. (`this`'s fields stay `.get`: the trigger collector
+        looks for that shape, triggers._card_first.)"""
+        g.nn = g.nn | {_THIS, _YOU}
 
     def fallback(self, e, sc, g: Gen) -> str:
         fn = self.pool.ref(self.x.compile(e, sc), "x")
@@ -591,7 +607,7 @@ class ExprGen:
             return True             # literals, lists, yes/no tests, arithmetic (none raises there;
                                     # a seat that is not there raises)
         if isinstance(e, A.Your):
-            return "env['$you']" in g.nn and self.attr_nn("player", e.name)
+            return ("env['$you']" in g.nn or sc.this_type is not None) and self.attr_nn("player", e.name)
         if isinstance(e, (A.FieldOf, A.FieldAccess, A.Possessive)):
             obj = e.owner if isinstance(e, A.Possessive) else e.obj
             t = self.x.type_of(obj, sc)
@@ -616,9 +632,9 @@ class ExprGen:
                 return self.attr_nn("game", e.name)
             return kind in ("zone", "member")       # written as a literal (g_Name)
         if isinstance(e, A.This):
-            return "env['$this']" in g.nn
+            return "env['$this']" in g.nn or sc.this_type is not None       # (`in_ability`)
         if isinstance(e, A.You):
-            return "env['$you']" in g.nn
+            return "env['$you']" in g.nn or sc.this_type is not None
         if isinstance(e, A.Call):       # a built-in as g_Call picks it: by name and arity
             b = BUILTIN_FUNCTIONS.get(e.name)
             if b is not None and len(e.args) == b.arity:
