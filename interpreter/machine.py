@@ -11,7 +11,7 @@ the stack.
 """
 from __future__ import annotations
 
-from itertools import chain, repeat
+from itertools import repeat
 
 from cardsmith.dsl import bounds
 from cardsmith.dsl.bounds import MAX_DICE_PER_ROLL, MAX_FRAMES, MAX_RUNTIME_NUMBER, MAX_RUNTIME_STRING, MAX_STEPS
@@ -151,7 +151,6 @@ class Machine(Triggers, Decisions, Scenarios):
         self._reset_refs = None     # (state, the turn's resets, the round's): `reset_memory`
         self.ver = 0                # bumped by every change the dirty bits mark (see _from_table)
         self._mod_tables = {}
-        self._mod_plans: dict = {}      # field -> `_mod_plan`: its modifiers as `_mod_table` walks them
         self._stacked = (None, set())
         # whether some card is known to a player who looked at it (`looks at`): only then do
         # moves and shuffles have knowledge to forget
@@ -1159,28 +1158,21 @@ class Machine(Triggers, Decisions, Scenarios):
         of live cards, no env copied for a modifier without a keyword's arguments), each
         modifier's target, then its amount, in the same order, so the work charged and any error
         are the same. A modifier that lists the zones where its condition's first conjunct can
-        hold (`ModifierEntry.zones`) looks only at its cards lying there, and evaluates the rest
-        of its condition (`ModifierEntry.rest`: that conjunct is true there); the cards of a long
-        list are found by intersecting it with those zones' cards (`_mod_plan`), in its order."""
+        hold (`ModifierEntry.zones`) skips its cards lying elsewhere and evaluates the rest of
+        its condition (`ModifierEntry.rest`: that conjunct is true where it looks)."""
         parts: dict = {}
         st = self.st
         card_zone, zone_seat, out = st.card_zone, self.zone_seat, st.out
         if True in out:     # an out player's zones hold no live modifier (`_live`): seen as shared ones
             zone_seat = {k: None if s is None or out[s] else s for k, s in zone_seat.items()}
-        plan = self._mod_plans.get(name)
-        if plan is None:
-            plan = self._mod_plans[name] = self._mod_plan(name)
-        held = self.zones.__getitem__
-        for entry, blank, cond, rest, target, amount_of, extra, ability, planned, cardset, keys in plan:
+        for entry in self.prog.modifiers.get(name, ()):
+            blank, cond, target, amount_of, extra = entry.blank, entry.cond, entry.target, entry.amount, entry.extra
+            ability = entry.ability
             where = entry.zones     # where the first conjunct can hold (Program._modifier_zones)
-            srcs = entry.cards
             if where is not None:
-                cond = rest
-                if where is planned and cardset is not None:
-                    # the list's cards lying there, in the list's order (ascending, `_mod_plan`)
-                    srcs = sorted(cardset.intersection(chain.from_iterable(map(held, keys))))
+                cond = entry.rest
             # the cards of `_live` (in a player's zone, for a player still in), looked at as found
-            for src in srcs:
+            for src in entry.cards:
                 if where is None:
                     seat = zone_seat[card_zone[src]]
                 else:
@@ -1213,27 +1205,6 @@ class Machine(Triggers, Decisions, Scenarios):
                     else:
                         got.append((amount, ability))
         return parts
-
-    # a modifier's list of cards at least this long is intersected with its zones' cards (C loops)
-    # rather than walked card by card, each card's zone looked up (`_mod_table`)
-    MOD_SET_WALK = 4
-
-    def _mod_plan(self, name) -> list:
-        """For `_mod_table`, once per machine and field: each modifier of the field as a tuple
-        (the entry; its blank test, condition, condition after the first conjunct, target, amount,
-        keyword arguments, ability; its zones as planned; its cards as a frozenset, or None where
-        its list is walked; the keys of its zones in this game). A list is walked where the entry
-        lists no zones, is short, or is not in ascending order (the set's sorted cards must be
-        the list's order)."""
-        plan = []
-        for e in self.prog.modifiers.get(name, ()):
-            cards, where = e.cards, e.zones
-            sets = (where is not None and len(cards) >= self.MOD_SET_WALK
-                    and all(a < b for a, b in zip(cards, cards[1:])))
-            plan.append((e, e.blank, e.cond, e.rest, e.target, e.amount, e.extra, e.ability, where,
-                         frozenset(cards) if sets else None,
-                         tuple(k for k in self.zones if k in where) if sets else ()))
-        return plan
 
     def card_label(self, c) -> str:
         return self.card_names[c] if c is not None else "nothing"

@@ -1,10 +1,9 @@
 """The modifier table's shortcuts and the flip's pinned parameters (H1, issue 9).
 
 * `Machine._mod_table`: a modifier listing the zones where its condition's first conjunct can
-  hold (`ModifierEntry.zones`) finds its cards lying there by intersecting its list with those
-  zones' cards (`Machine._mod_plan`, a list of at least `MOD_SET_WALK` cards), and evaluates only
-  the rest of its condition (`ModifierEntry.rest`): the table and the work charged must be those
-  of walking every card of the list and evaluating the whole condition (zones None).
+  hold (`ModifierEntry.zones`) evaluates only the rest of its condition (`ModifierEntry.rest`)
+  for its cards lying there: the table and the work charged must be those of evaluating the
+  whole condition for every card of its list (zones None).
 * `Machine.modified_all` with no table of this version: the first card's read builds it, the
   others are read from it, as one read at a time would (values, work).
 * `Machine.flip` where only triggers pinned to a card answer `flipped` (`quiet_cards`): the
@@ -89,50 +88,50 @@ def test_the_entries_know_their_zones_and_the_rest_of_their_condition():
 
 
 def _checked_tables(monkeypatch, seen: list):
-    """Every table `_mod_table` builds, checked against the one walked card by card with the
-    whole condition (zones None), and against the one with every list walked: same table, same
-    work charged."""
+    """Every table `_mod_table` builds, checked against the one built with every card of every
+    list looked at and the whole condition evaluated (zones None): same table, same work."""
     orig = Machine._mod_table
 
     def both(self, name):
         w0 = self.st.work
-        got = orig(self, name)
-        w1 = self.st.work
-        plan = self._mod_plans[name]
-        seen.append(sum(p[9] is not None for p in plan))
         entries = self.prog.modifiers.get(name, ())
+        whole = [e.cond for e in entries]
+        called: list = []
+        for e in entries:       # where an entry lists its zones, its whole condition is not evaluated
+            if e.zones is not None and e.cond is not None:
+                e.cond = (lambda f: lambda m, env: called.append(f) or f(m, env))(e.cond)
+        try:
+            got = orig(self, name)
+        finally:
+            for e, cond in zip(entries, whole):
+                e.cond = cond
+        assert not called
+        w1 = self.st.work
         kept = [e.zones for e in entries]
-        for attempt in ("lists", "no zones"):
-            self.st.work = w0
-            saved = Machine.MOD_SET_WALK
-            try:
-                if attempt == "lists":
-                    Machine.MOD_SET_WALK = 10 ** 9
-                    self._mod_plans.pop(name)
-                else:
-                    for e in entries:
-                        e.zones = None
-                plain = orig(self, name)
-            finally:
-                Machine.MOD_SET_WALK = saved
-                self._mod_plans[name] = plan
-                for e, z in zip(entries, kept):
-                    e.zones = z
-            assert plain == got and self.st.work == w1, attempt
+        seen.append(sum(z is not None for z in kept))
+        self.st.work = w0
+        try:
+            for e in entries:
+                e.zones = None
+            plain = orig(self, name)
+        finally:
+            for e, z in zip(entries, kept):
+                e.zones = z
+        assert plain == got and self.st.work == w1
         return got
 
     monkeypatch.setattr(Machine, "_mod_table", both)
 
 
 @pytest.mark.parametrize("which", ["battlefield", "walks"])
-def test_the_table_found_by_sets_is_the_table_walked_card_by_card(which, monkeypatch):
+def test_the_table_with_the_rest_of_the_condition_is_the_whole_conditions(which, monkeypatch):
     seen: list = []
     _checked_tables(monkeypatch, seen)
     game = load_game(str(BATTLEFIELD)) if which == "battlefield" else _walks_game()
     for players in ((2,) if which == "battlefield" else (2, 3)):
         for seed in range(3):
             run_game(game, players, seed, log=False)
-    assert seen and all(n > 0 for n in seen)      # some list was found by its set every time
+    assert seen and all(n > 0 for n in seen)      # some entry listed its zones every time
 
 
 def test_the_table_with_a_player_out_is_the_same_either_way(monkeypatch):
