@@ -88,11 +88,9 @@ def _every_call(decls, more=()):
     return calls
 
 
-def _calls_in(stack: list) -> tuple[list, set]:
-    """(the call statements below the nodes of `stack`, depth first, each once; the ids of the
-    nodes met)."""
-    calls = []
-    seen = set()
+def _nodes_below(stack: list, seen: set):
+    """Every AST node below the items of `stack` (lists, tuples, dicts' values, dataclasses),
+    depth first, each once (`seen`: the ids of the nodes met, filled as it goes)."""
     while stack:
         x = stack.pop()
         if isinstance(x, (list, tuple)):
@@ -103,9 +101,15 @@ def _calls_in(stack: list) -> tuple[list, set]:
             if id(x) in seen:
                 continue
             seen.add(id(x))
-            if isinstance(x, A.CallStmt):
-                calls.append(x)
+            yield x
             stack.extend(getattr(x, f) for f in _field_names(type(x)))
+
+
+def _calls_in(stack: list) -> tuple[list, set]:
+    """(the call statements below the nodes of `stack`, depth first, each once; the ids of the
+    nodes met)."""
+    seen: set = set()
+    calls = [x for x in _nodes_below(stack, seen) if isinstance(x, A.CallStmt)]
     return calls, seen
 
 
@@ -678,30 +682,18 @@ class ExprGen:
         found: set = set()
         stack: list = [getattr(self.d, f.name) for f in fields(self.d) if f.name != "typing"]
         stack.append([card.bound for card in self.p.game.cards])
-        seen: set = set()
-        while stack:
-            x = stack.pop()
-            if isinstance(x, (list, tuple)):
-                stack.extend(x)
-            elif isinstance(x, dict):
-                stack.extend(x.values())
-            elif is_dataclass(x) and not isinstance(x, type):
-                if id(x) in seen:
-                    continue
-                seen.add(id(x))
-                names = _field_names(type(x))
-                if isinstance(x, A.SetStmt):
-                    name = getattr(x.target, "name", None)
-                    if not isinstance(name, str) or not self._set_nn(x.value):
-                        found.add(name)
-                elif not isinstance(x, _READS_ATTR):
-                    for f in names:
-                        v = getattr(x, f)
-                        if isinstance(v, str):
-                            found.add(v)
-                        elif isinstance(v, (list, tuple)):
-                            found.update(i for i in v if isinstance(i, str))
-                stack.extend(getattr(x, f) for f in names)
+        for x in _nodes_below(stack, set()):
+            if isinstance(x, A.SetStmt):
+                name = getattr(x.target, "name", None)
+                if not isinstance(name, str) or not self._set_nn(x.value):
+                    found.add(name)
+            elif not isinstance(x, _READS_ATTR):
+                for f in _field_names(type(x)):
+                    v = getattr(x, f)
+                    if isinstance(v, str):
+                        found.add(v)
+                    elif isinstance(v, (list, tuple)):
+                        found.update(i for i in v if isinstance(i, str))
         out = self._maybe_none = frozenset(n for n in found if isinstance(n, str))
         if any(not isinstance(n, str) for n in found):
             out = self._maybe_none = _EVERY_NAME
