@@ -6,16 +6,16 @@ pushed mid-procedure, a decision inside that trigger, a changed end check), a sa
 restoring to the same game, and the step bound stopping it at the same instruction."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from cardsmith.dsl.loader import load_game
 from cardsmith.interpreter.engine import Engine
-from cardsmith.interpreter.errors import GameAborted
 from cardsmith.interpreter.machine import Machine
 from cardsmith.interpreter.play import run_game
+
+import both_ways
 
 GAME = Path(__file__).resolve().parent / "games" / "framed_calls.cards"
 
@@ -30,15 +30,7 @@ def _codes(eng) -> dict:
 
 
 def _play(game, fused: bool, seed: int, max_steps=None):
-    was = Machine.fused
-    Machine.fused = fused
-    try:
-        eng = run_game(game, 2, seed, log=True, max_steps=max_steps)
-        return json.dumps(eng.m.log.events, sort_keys=True, default=str), eng.result
-    except GameAborted as err:
-        return "aborted", str(err)
-    finally:
-        Machine.fused = was
+    return both_ways.play(game, 2, seed, fused, max_steps=max_steps)
 
 
 def test_straight_procedures_run_pasted_not_through_call_in(game, monkeypatch):

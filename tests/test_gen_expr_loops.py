@@ -13,17 +13,15 @@ charged are compared, and near the work bound the same error.
 """
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 
 from cardsmith.dsl.loader import check_source
 from cardsmith.dsl.source import Source
-from cardsmith.interpreter.errors import GameAborted
-from cardsmith.interpreter.machine import Machine
-from cardsmith.interpreter.play import run_game
 from cardsmith.interpreter.program import program_for
+
+import both_ways
 
 GAME = '''game "Loops":
     players: 2 to 3
@@ -82,15 +80,7 @@ as soon as turns > 4:
 
 
 def _play(game, players, seed, fused, max_steps=None):
-    was = Machine.fused
-    Machine.fused = fused
-    try:
-        eng = run_game(game, players, seed, log=True, max_steps=max_steps)
-        return json.dumps(eng.m.log.events, sort_keys=True, default=str), eng.result, eng.m.st.work
-    except GameAborted as err:
-        return "aborted", str(err)
-    finally:
-        Machine.fused = was
+    return both_ways.play(game, players, seed, fused, max_steps=max_steps)
 
 
 def _game(body):

@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import inspect
-import json
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,8 @@ from cardsmith.interpreter import triggers
 from cardsmith.interpreter.machine import Machine
 from cardsmith.interpreter.play import run_game
 from cardsmith.interpreter.program import program_for
+
+import both_ways
 
 ROOT = Path(__file__).resolve().parents[1]
 # games that announce declared events their cards' triggers answer
@@ -111,15 +112,7 @@ def test_quiet_cards_is_a_dict_lookup():
 
 
 def _play(game, players, seed, fused, log):
-    was = Machine.fused
-    Machine.fused = fused
-    try:
-        eng = run_game(game, players, seed, log=log)
-        st = eng.m.st
-        return (json.dumps(eng.m.log.events, sort_keys=True, default=str) if log else None, eng.result, st.steps,
-                json.dumps([st.zones, st.cards, st.players, st.game, st.face_up], sort_keys=True, default=str))
-    finally:
-        Machine.fused = was
+    return both_ways.play(game, players, seed, fused, log=log)
 
 
 @pytest.mark.parametrize("path", SECRET)

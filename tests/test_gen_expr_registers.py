@@ -8,15 +8,13 @@ the tests. Each game plays the same fused and as closures (`Machine.fused = Fals
 """
 from __future__ import annotations
 
-import json
 import re
 
 from cardsmith.dsl.loader import check_source
 from cardsmith.dsl.source import Source
-from cardsmith.interpreter.errors import GameAborted
-from cardsmith.interpreter.machine import Machine
-from cardsmith.interpreter.play import run_game
 from cardsmith.interpreter.program import program_for
+
+import both_ways
 
 GAME = '''game "Registers":
     players: 2 to 3
@@ -71,15 +69,7 @@ as soon as turns > 4:
 
 
 def _play(game, players, seed, fused):
-    was = Machine.fused
-    Machine.fused = fused
-    try:
-        eng = run_game(game, players, seed, log=True)
-        return json.dumps(eng.m.log.events, sort_keys=True, default=str), eng.result, eng.m.st.work
-    except GameAborted as err:
-        return "aborted", str(err)
-    finally:
-        Machine.fused = was
+    return both_ways.play(game, players, seed, fused)
 
 
 def test_a_card_types_abilities_test_neither_this_nor_you():
