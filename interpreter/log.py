@@ -98,6 +98,22 @@ def _plain_types(types: dict) -> bool:
     return True
 
 
+def _key(event: str, params: dict):
+    """`EventLog.announced`'s key of a declared event's words whose values hold lists: the
+    event, the parameters' names, their values (each list a tuple); None when a value is not a
+    number or a text or a list of them."""
+    key = [event, *params]
+    for v in params.values():
+        cls = v.__class__
+        if cls is int or cls is str:
+            key.append(v)
+        elif cls is list and _SCALARS.issuperset(map(type, v)):
+            key.append(tuple(v))
+        else:
+            return None
+    return tuple(key)
+
+
 class _Budget:
     """Counts the characters of a text as it is built; past the bound, a located error."""
     __slots__ = ("left", "span")
@@ -513,24 +529,17 @@ class EventLog:
         Its words depend only on the values when they are numbers, texts, players, cards or lists
         of them (names do not change), so they are made once per event and values (`_words`) and
         only who may read each card's name is asked each time."""
-        # the key of its words: the event, then each parameter's name and value (a list as a
-        # tuple), for numbers and texts (by class: True is not 1) and lists of them; else None
-        if _SCALARS.issuperset(map(type, params.values())):      # numbers and texts (the usual)
-            key = (event, *params.items())
+        # the key of its words: the event, the parameters' names, then their values (a list as a
+        # tuple), for numbers and texts (by class: True is not 1) and lists of them; else None.
+        # One flat tuple (its length tells where the names end: as many values as names)
+        values = params.values()
+        if _SCALARS.issuperset(map(type, values)):      # numbers and texts (the usual)
+            key = (event, *params, *values)
+        elif len(params) == 1:      # one parameter, a list (`fighters: list of player`): no loop
+            [v] = values
+            key = (event, *params, tuple(v)) if v.__class__ is list and _SCALARS.issuperset(map(type, v)) else None
         else:               # lists of them too
-            key = [event]
-            for item in params.items():
-                v = item[1]
-                cls = v.__class__
-                if cls is int or cls is str:
-                    key.append(item)
-                elif cls is list and _SCALARS.issuperset(map(type, v)):
-                    key.append((item[0], tuple(v)))
-                else:
-                    key = None
-                    break
-            else:
-                key = tuple(key)
+            key = _key(event, params)
         if key is not None:
             made = self._words.get(key)
             if made is None:
@@ -545,8 +554,7 @@ class EventLog:
                         made = self._word(m, event, params, span)
                         if made is not None and len(self._words) < _MAX_WORDS:
                             self._words[key] = made
-            size = self.bytes + made[2] if made is not None else MAX_LOG_BYTES + 1
-            if size <= MAX_LOG_BYTES:       # (past the bound, `emit` below stops the game)
+            if made is not None and (size := self.bytes + made[2]) <= MAX_LOG_BYTES:     # (past it, `emit` below stops the game)
                 self.bytes = size
                 st = m.st
                 n = st.event_n = st.event_n + 1
@@ -648,7 +656,7 @@ class EventLog:
         """`step Reveal begins` (or phase): its text, size and rule made once per step (by the
         id of its span, the span kept with them); recorded with its one datum, {"name": name}."""
         made = self._begins.get(id(span))
-        if made is None or made[5] is not span:     # (a step statement's span: its kind and name)
+        if made is None:        # (a step statement's span: its kind and name; kept in `made`, so its id is its own)
             if not self._shared:
                 self._share(m)
             made = self._begins.get(id(span))
