@@ -16,6 +16,7 @@ from cardsmith.dsl.types import ANY, CARD, is_list
 
 from . import rng as R
 from .errors import RuleError, charge
+from .reads import _nodes
 from .visibility import card_seers
 
 def _none_number(span, what: str = "arithmetic") -> RuleError:
@@ -245,19 +246,9 @@ def flow_names(compiler) -> dict[str, frozenset]:
     found: dict[str, set] = {"step": set(), "phase": set()}
     roots = [d.setup, d.rounds, list(d.procedures.values()), d.end_checks, list(d.card_types.values()),
              d.cards, list(d.keywords.values()), d.scenarios]
-    stack = list(roots)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (list, tuple)):
-            stack.extend(node)
-            continue
-        if node is None or not hasattr(node, "__dataclass_fields__"):
-            continue
+    for node in _nodes(roots):
         if isinstance(node, A.StepStmt):
             found[node.kind].add(node.name)
-        for name in node.__dataclass_fields__:
-            if name != "span":
-                stack.append(getattr(node, name))
     d.__dict__["_flow_names"] = frozen = {k: frozenset(v) for k, v in found.items()}
     return frozen
 

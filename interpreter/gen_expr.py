@@ -42,7 +42,7 @@ from .compile_expr import (_ALWAYS_LISTS, _LIST_BUILTINS, _may_hold_lists, cards
                            too_many)
 from .compile_positions import NONE_NUMBER_HINT
 from .errors import RuleError, charge
-from .reads import _nodes
+from .reads import _field_names, _nodes
 
 _BIG = MAX_RUNTIME_NUMBER
 _LEN = 2 ** 50          # more than any list's length can be (2**50 items is 8 PiB of pointers)
@@ -88,32 +88,14 @@ def _every_call(decls, more=()):
     return calls
 
 
-def _nodes_below(stack: list, seen: set):
-    """Every AST node below the items of `stack` (lists, tuples, dicts' values, dataclasses),
-    depth first, each once (`seen`: the ids of the nodes met, filled as it goes)."""
-    while stack:
-        x = stack.pop()
-        if isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif isinstance(x, dict):
-            stack.extend(x.values())
-        elif is_dataclass(x) and not isinstance(x, type):
-            if id(x) in seen:
-                continue
-            seen.add(id(x))
-            yield x
-            stack.extend(getattr(x, f) for f in _field_names(type(x)))
-
-
 def _calls_in(stack: list) -> tuple[list, set]:
     """(the call statements below the nodes of `stack`, depth first, each once; the ids of the
     nodes met)."""
     seen: set = set()
-    calls = [x for x in _nodes_below(stack, seen) if isinstance(x, A.CallStmt)]
+    calls = [x for x in _nodes(stack, seen) if isinstance(x, A.CallStmt)]
     return calls, seen
 
 
-_FIELDS: dict = {}
 
 
 class _Every(frozenset):
@@ -123,14 +105,6 @@ class _Every(frozenset):
 
 
 _EVERY_NAME = _Every()
-
-
-def _field_names(cls) -> tuple:
-    """A node class's field names but its span, once per class."""
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in fields(cls) if f.name != "span")
-    return names
 
 
 # ---------------------------------------------------------------------- helpers the code calls
@@ -682,7 +656,7 @@ class ExprGen:
         found: set = set()
         stack: list = [getattr(self.d, f.name) for f in fields(self.d) if f.name != "typing"]
         stack.append([card.bound for card in self.p.game.cards])
-        for x in _nodes_below(stack, set()):
+        for x in _nodes(stack, set()):
             if isinstance(x, A.SetStmt):
                 name = getattr(x.target, "name", None)
                 if not isinstance(name, str) or not self._set_nn(x.value):

@@ -29,16 +29,35 @@ _DIRECT = {
 }
 
 
-def _nodes(expr):
-    """Every AST node inside `expr` (lists and tuples opened), `expr` first; spans are not entered."""
+_FIELDS: dict = {}
+
+
+def _field_names(cls) -> tuple:
+    """A node class's field names but its span, once per class."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls) if f.name != "span")
+    return names
+
+
+def _nodes(expr, seen: set | None = None):
+    """Every AST node inside `expr` (lists, tuples and dicts' values opened), `expr` first, depth
+    first; spans are not entered. `seen`: the ids of the nodes met, filled as it goes, each node
+    then given once (a model's declarations share nodes)."""
     stack = [expr]
     while stack:
         e = stack.pop()
         if isinstance(e, (list, tuple)):
             stack.extend(e)
-        elif is_dataclass(e):
+        elif isinstance(e, dict):
+            stack.extend(e.values())
+        elif is_dataclass(e) and not isinstance(e, type):
+            if seen is not None:
+                if id(e) in seen:
+                    continue
+                seen.add(id(e))
             yield e
-            stack.extend(getattr(e, f.name) for f in fields(e) if f.name != "span")
+            stack.extend(getattr(e, f) for f in _field_names(type(e)))
 
 
 def reads(expr, decls, _seen: frozenset = frozenset()) -> int:
@@ -155,7 +174,7 @@ def _walk_writes(stack: list, seen: set, out: set) -> None:
                         v = getattr(node, f.name)
                         out.update((v,) if isinstance(v, str) else (x for x in v if isinstance(x, str))
                                    if isinstance(v, (list, tuple)) else ())
-            stack.extend(getattr(e, f.name) for f in fields(e) if f.name != "span")
+            stack.extend(getattr(e, f) for f in _field_names(type(e)))
 
 
 # The expressions a fixed condition may hold (Program._fixed_prefix): constants, comparisons,
