@@ -352,8 +352,7 @@ def _flat_body(program, code, pad0: str, framed: bool, paste: int = 0, stops: st
                         # pasted with its frame in turn (`_framed_call`): where it stops, so does
                         # this procedure, its frame at the pc after this call (set before it)
                         out += _framed_lines(program, callee, nested_made, paste, ind,
-                                             lambda pad, left: [*([f"{pad}_s -= {left}"] if left else []),
-                                                                f"{pad}#!stop {here}"])
+                                             lambda pad: [f"{pad}#!stop {here}"])
                     continue
             if what in ("goto", "gotow"):
                 if not _dead_after(lines, i) or (stops is not None and what == "gotow"):
@@ -597,7 +596,8 @@ def _framed_made(program, code, stops: str, level: int):
 def _framed_lines(program, callee: int, made: tuple, level: int, ind: str, stop) -> list:
     """The lines of a framed paste (`_framed_paste`'s `made`, at `level`) indented by `ind`:
     its frame pushed, its count added, its lines, its frame popped; each `#!stop <n>` in
-    them replaced by `stop(indentation, the instructions counted but not run there)`."""
+    them replaced by `_s` less the instructions counted but not run there, then
+    `stop(indentation)`, the way out."""
     from .state import Frame
     body, count = made[0], made[1]
     out = [f"{ind}_env{level} = _i",
@@ -608,7 +608,9 @@ def _framed_lines(program, callee: int, made: tuple, level: int, ind: str, stop)
     for line in body:
         text = line.lstrip(" ")
         if text.startswith("#!stop "):
-            out += stop(ind + line[:len(line) - len(text)], count - int(text[7:]))
+            pad = ind + line[:len(line) - len(text)]
+            left = count - int(text[7:])
+            out += [*([f"{pad}_s -= {left}"] if left else []), *stop(pad)]
         else:
             out.append(ind + line)
     return out + ["#@<", f"{ind}m.st.frames.pop()"]
@@ -634,8 +636,7 @@ def _framed_call(program, callee: int, ind: str, kk: int, stops: str):
     steps, depth = made[2], made[3]
     out = [f"{ind}if len(m.st.frames) < {min(CALL_DEPTH, MAX_FRAMES - 1 - depth)}:",
            *_framed_lines(program, callee, made, 1, ind + "    ",
-                          lambda pad, left: [*([f"{pad}_s -= {left}"] if left else []), f"{pad}m.brk = True",
-                                             f"{pad}return -{_n(kk)}{_MINUS}"]),
+                          lambda pad: [f"{pad}m.brk = True", f"{pad}return -{_n(kk)}{_MINUS}"]),
            f"{ind}else:", *_enter(callee, "_i", ind + "    ", _n(kk))]
     return out, steps
 
