@@ -37,6 +37,7 @@ BOUNDS: tuple[Bound, ...] = (
     Bound("MAX_CARDS", 100_000, "cards", "cards in one game, all copies of all cards"),
     Bound("MAX_PLAYERS", 100, "players", "players a game may declare (`players: 2 to N`)"),
     Bound("MAX_BOARD_PLACES", 10_000, "places", "places on one board (`board`: listed, or in the rows of a grid or hex)"),
+    Bound("FRONT_FRAMES", 990, "frames", "Python frames the parser and the checks may use for a file's nesting, counted from where they are called, so a file is accepted alike from the CLI, a test run or a server (past it: E0906)"),
     Bound("MAX_CARD_PARTS", 100, "parts", "parts of one kind on one card (`parts belts: 2`, or the card's `belts` cell)"),
     Bound("MAX_ENTITIES", 100, "entities", "entities of one kind a player may own at once (`entity ship: per player, at most N`)"),
     # --- running a game (interpreter/) ---
@@ -90,6 +91,7 @@ MAX_CARDS = int(bound("MAX_CARDS").value)
 MAX_PLAYERS = int(bound("MAX_PLAYERS").value)
 MAX_BOARD_PLACES = int(bound("MAX_BOARD_PLACES").value)
 MAX_CARD_PARTS = int(bound("MAX_CARD_PARTS").value)
+FRONT_FRAMES = int(bound("FRONT_FRAMES").value)
 MAX_ENTITIES = int(bound("MAX_ENTITIES").value)
 MAX_STEPS = int(bound("MAX_STEPS").value)
 MAX_FRAMES = int(bound("MAX_FRAMES").value)

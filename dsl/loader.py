@@ -28,7 +28,7 @@ from .checks import bodies, cards, declarations
 from .decks import deck_rules
 from .diagnostics import CardsmithError, Diagnostic, DiagnosticSink
 from .model import Game
-from .nesting import deepest_span
+from .nesting import deepest_span, room_to_nest
 from .source import Source, Span, declaration_chunks, normalise_line_ends
 
 RULES_SUFFIX = ".cards"
@@ -306,6 +306,7 @@ def _gc_paused(fn):
 
 
 @_gc_paused
+@room_to_nest
 def check_source(source: Source, sink: DiagnosticSink | None = None,
                  root: str | None = None, read: list | None = None,
                  settle=None, modules: list | None = None) -> tuple[Game | None, list[Diagnostic], dict]:

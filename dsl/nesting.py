@@ -8,8 +8,12 @@ The text is read for both, and the larger one is blamed.
 """
 from __future__ import annotations
 
+import functools
 import re
+import sys
+import threading
 
+from .bounds import FRONT_FRAMES
 from .source import Source, Span
 
 # Strings and comments: their brackets and words are not nesting (the pattern of dsl/parser.py).
@@ -62,3 +66,41 @@ def deepest_span(sources: dict[str, Source], root: str) -> Span:
     paths = list(sources)
     ranked = sorted(range(len(found)), key=lambda i: (-found[i][0], paths[i] != root))
     return found[ranked[0]][1] if ranked else Span(root, 1, 1, 1, 2)
+
+
+# The recursion limit is one per process: the threads inside `room_to_nest` share one raised
+# limit, put back when the last of them leaves.
+_room_lock = threading.Lock()
+_room_users = 0
+_room_saved = 0
+
+
+def room_to_nest(fn):
+    """`fn` (the front end: parse, convert, check) with `FRONT_FRAMES` frames of room above the
+    frame it is called from. Python's limit counts frames from the bottom of the stack, so
+    without this how deep a file may nest would depend on the caller: the CLI calls from a few
+    frames up, a test runner or a language server from dozens more, and the same file would be
+    E0906 in one and not the other. The limit is only ever raised here (a caller's higher
+    limit stays), and by no more than the frames below the call, so the C stack sees no deeper
+    recursion than a top-level call with Python's default limit would make."""
+    @functools.wraps(fn)
+    def roomy(*args, **kwargs):
+        global _room_users, _room_saved
+        depth, frame = 0, sys._getframe()
+        while frame is not None:
+            depth += 1
+            frame = frame.f_back
+        with _room_lock:
+            if _room_users == 0:
+                _room_saved = sys.getrecursionlimit()
+            _room_users += 1
+            if sys.getrecursionlimit() < depth + FRONT_FRAMES:
+                sys.setrecursionlimit(depth + FRONT_FRAMES)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            with _room_lock:
+                _room_users -= 1
+                if _room_users == 0:
+                    sys.setrecursionlimit(_room_saved)
+    return roomy

@@ -84,7 +84,9 @@ class ToAst(Transformer):
             if wrapper is not None:
                 return wrapper(f, tree.data, children, tree.meta)
             return f(children)
-        except GrammarError:
+        except (GrammarError, RecursionError):
+            # a RecursionError reaches the loader as itself: there it is E0906, located at the
+            # deepest place of the file, not an internal error wrapped in lark's VisitError
             raise
         except Exception as e:
             raise VisitError(tree.data, tree, e)
