@@ -100,9 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="check .cards files for errors")
     check.add_argument("files", nargs="+", metavar="FILE")
-    check.add_argument("--root", metavar="DIR", default=None,
-                       help="the project's folder: a file may extend or import any .cards file below it "
-                            "(by default only in its own folder or below)")
+    _root_option(check)
     check.set_defaults(run=cmd_check)
 
     play = commands.add_parser("play", help="play one game with bots or a person")
@@ -118,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the seat the person plays, from 1 (default 1)")
     play.add_argument("--log", metavar="FILE.jsonl", help="write the events as JSON lines")
     _deck_option(play)
+    _root_option(play)
     play.add_argument("--quiet", action="store_true", help="print only the result")
     _max_steps_option(play)
     play.set_defaults(run=cmd_play)
@@ -134,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "seat (default: random)")
     sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
     _deck_option(sim)
+    _root_option(sim)
     sim.add_argument("--report", metavar="OUT.html", type=_html_name,
                      help="also write an HTML report with plots: win rates, game lengths, cards")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -164,6 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="start as many workers as --jobs says, even more than the cores allow")
     compare.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                          help="play the games on the Dask cluster of this scheduler (docs/simulate.md)")
+    _root_option(compare)
     _max_steps_option(compare)
     compare.set_defaults(run=cmd_compare)
 
@@ -172,9 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     test.add_argument("--seed", type=int, default=0,
                       help="random seed of every scenario (default 0); one declared 'with seed N' keeps its own")
     test.add_argument("-v", "--verbose", action="store_true", help="print each failing scenario's log")
-    test.add_argument("--root", metavar="DIR", default=None,
-                      help="the project's folder: a scenario file may extend or import any .cards file "
-                           "below it (by default only in its own folder or below)")
+    _root_option(test)
     _max_steps_option(test)
     test.set_defaults(run=cmd_test)
 
@@ -196,6 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
                       "book.md.j2, style.css, cards.html.j2, cards.css), used before the built-in ones")
     book.add_argument("--print-templates", metavar="DIR", help="copy the built-in templates into DIR to change "
                       "them (files already there are left as they are), then stop")
+    _root_option(book)
     book.set_defaults(run=cmd_rulebook)
 
     cards = commands.add_parser("cards", help="print-and-play: every card, nine to an A4 page, with crop marks")
@@ -204,6 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the PDF to write (a name ending in .html writes the page instead)")
     cards.add_argument("--templates", metavar="DIR", help="your own templates (cards.html.j2, cards.css), "
                        "used before the built-in ones")
+    _root_option(cards)
     cards.set_defaults(run=cmd_cards)
 
     diagram = commands.add_parser("diagram", help="draw the phase diagram or the zone diagram (SVG)")
@@ -213,6 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     diagram.add_argument("--kind", choices=("phases", "zones", "board"), default="phases",
                          help="default: phases; board: a board's places and links (--board NAME, default the first)")
     diagram.add_argument("--board", metavar="NAME", help="with --kind board: which board to draw")
+    _root_option(diagram)
     diagram.set_defaults(run=cmd_diagram)
 
     explain = commands.add_parser("explain", help="show a rule's compiled instructions beside its source lines")
@@ -222,6 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--list", action="store_true", help="list the rules RULE may name")
     explain.add_argument("--python", action="store_true",
                          help="show the Python the machine runs for the rule (its fused blocks)")
+    _root_option(explain)
     explain.set_defaults(run=cmd_explain)
 
     fmt = commands.add_parser("fmt", help="lay out .cards files the one canonical way, keeping comments")
@@ -239,18 +242,29 @@ def build_parser() -> argparse.ArgumentParser:
     deck_check = deck_do.add_parser("check", help="every way each deck file breaks the game's deck rules")
     deck_check.add_argument("game", metavar="GAME")
     deck_check.add_argument("decks", nargs="+", metavar="DECK")
+    _root_option(deck_check)
     deck_check.set_defaults(run=cmd_deck_check)
     deck_build = deck_do.add_parser("build", help="a random legal deck from the game's pool, as a deck file")
     deck_build.add_argument("game", metavar="GAME")
     deck_build.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     deck_build.add_argument("--seat", type=_positive, default=1, help="the seat it is built for, as "
                             "play and simulate build it (default 1)")
+    _root_option(deck_build)
     deck_build.set_defaults(run=cmd_deck_build)
     cache = commands.add_parser("cache", help="where cardsmith keeps what it builds once (the parser's tables, "
                                 "each file's parse, compiled methods)")
     cache.add_argument("--clear", action="store_true", help="remove everything in it")
     cache.set_defaults(run=cmd_cache)
     return parser
+
+
+def _root_option(command: argparse.ArgumentParser) -> None:
+    """`--root DIR`, one meaning on every command that reads a game: the folder whose `.cards`
+    files the game may extend or import (dsl/loader.py, E0905), so a game that `check --root`
+    accepts plays, simulates and publishes the same way."""
+    command.add_argument("--root", metavar="DIR", default=None,
+                         help="the project's folder: the game may extend or import any .cards file below it "
+                              "(by default only in its own folder or below)")
 
 
 def _deck_option(command: argparse.ArgumentParser) -> None:
@@ -379,7 +393,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .agents import HumanAgent
     from .play import check_player_count
 
-    game = load_game(args.file)
+    game = load_game(args.file, root=args.root)
     players = args.players if args.players is not None else game.min_players
     check_player_count(game, players)
     decks = _given_decks(game, args.deck, players)
@@ -577,7 +591,7 @@ def cmd_deck_check(args: argparse.Namespace) -> int:
     from cardsmith.dsl.loader import load_game
     from cardsmith.dsl.render import render_all
 
-    game = load_game(args.game)
+    game = load_game(args.game, root=args.root)
     if game.decls.deck_rules is None:
         raise UsageError(f"{args.game} declares no deck rules ('decks from <pool> into <zone>:')")
     failed = False
@@ -603,7 +617,7 @@ def cmd_deck_build(args: argparse.Namespace) -> int:
 
     from .decks import NoLegalDeck, random_deck
 
-    game = load_game(args.game)
+    game = load_game(args.game, root=args.root)
     if game.decls.deck_rules is None:
         raise UsageError(f"{args.game} declares no deck rules ('decks from <pool> into <zone>:')")
     if args.seat > game.max_players:
@@ -628,7 +642,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     players = args.players
     decks = None
     if players is None or args.deck:
-        game = load_game(args.file)
+        game = load_game(args.file, root=args.root)
         players = game.min_players if players is None else players
         if args.deck:
             from .play import check_player_count
@@ -645,13 +659,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return _simulate(args.file, args.games, players, args.jobs, args.seed,
                      as_json=args.json, progress=not args.no_progress,
                      force_jobs=args.force_jobs, max_steps=args.max_steps, agents=agents,
-                     scheduler=args.scheduler, report=args.report, decks=decks)
+                     scheduler=args.scheduler, report=args.report, decks=decks, root=args.root)
 
 
 def _simulate(path: str, games: int, players: int, jobs: int, seed: int, *,
               as_json: bool, progress: bool, force_jobs: bool = False,
               max_steps: int | None = None, agents: list[str] | None = None,
-              scheduler: str | None = None, report: str | None = None, decks: dict | None = None) -> int:
+              scheduler: str | None = None, report: str | None = None, decks: dict | None = None,
+              root: str | None = None) -> int:
     """Run the simulation and print its summary; the exit status says how it went.
 
     130 (143) when ^C (SIGTERM) stopped it, after the summary of the games finished so far;
@@ -670,7 +685,7 @@ def _simulate(path: str, games: int, players: int, jobs: int, seed: int, *,
         shown = progress and not as_json and _is_terminal(sys.stderr) and _is_terminal(sys.stdout)
         stats = simulate(path, games, players, jobs, seed, progress=shown,
                          max_steps=max_steps, force_jobs=force_jobs, agents=agents, scheduler=scheduler,
-                         **({"decks": decks} if decks else {}))
+                         root=root, **({"decks": decks} if decks else {}))
         status = EXIT_OK
     except SimulationInterrupted as stop:
         # the workers are dead, nothing is left to clean up: a second ^C ends the process at
@@ -711,7 +726,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     players = args.players
     if players is None:
-        players = load_game(args.base).min_players
+        players = load_game(args.base, root=args.root).min_players
     agents = _agent_specs(args.agents, players) if args.agents else None
     if agents is not None and "human" in (a.strip().lower() for a in agents):
         raise UsageError("compare plays without a person: --agents takes random, greedy or ismcts")
@@ -722,7 +737,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     try:
         result = compare(args.base, args.variant, args.games, players, jobs, args.seed, progress=shown,
                          agents=agents, max_steps=args.max_steps, force_jobs=args.force_jobs,
-                         scheduler=args.scheduler)
+                         scheduler=args.scheduler, root=args.root)
     except SimulationInterrupted as stop:
         print(f"\ncardsmith: interrupted ({stop.summary['stopped_by']}): no comparison of a part of a run",
               file=sys.stderr)
@@ -1004,7 +1019,7 @@ def cmd_rulebook(args: argparse.Namespace) -> int:
         raise UsageError("cardsmith rulebook needs a FILE and -o DIR (or --print-templates DIR)")
     if args.templates and not Path(args.templates).is_dir():
         raise UsageError(f"--templates {args.templates}: no such folder")
-    game = load_game(args.file)
+    game = load_game(args.file, root=args.root)
     try:
         # a template, the rules or the browser failing is a located CardsmithError (E10xx)
         files, warnings = write_rulebook(game, args.output, args.format, args.templates)
@@ -1024,7 +1039,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
     if args.templates and not Path(args.templates).is_dir():
         raise UsageError(f"--templates {args.templates}: no such folder")
-    game = load_game(args.file)
+    game = load_game(args.file, root=args.root)
     try:
         out = write_cards(game, args.output, args.templates)        # E10xx errors, located
     except BrowserMissing as err:
@@ -1037,7 +1052,7 @@ def cmd_diagram(args: argparse.Namespace) -> int:
     from cardsmith.dsl.loader import load_game
     from cardsmith.dsl.publish.diagrams import draw
 
-    game = load_game(args.file)
+    game = load_game(args.file, root=args.root)
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
     kind = args.kind
@@ -1091,7 +1106,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
     if args.list == (args.rule is not None):
         raise UsageError("explain needs one RULE, or --list to see the rules it may name")
-    game = load_game(args.file)
+    game = load_game(args.file, root=args.root)
     if args.list:
         _write(sys.stdout, rule_list(game))          # sanitised line by line in explain.py
         return EXIT_OK

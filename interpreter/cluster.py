@@ -200,7 +200,9 @@ def _load_bundle(bundle: dict) -> tuple:
         root = folder / bundle["root"]
         names[str(root)] = bundle["names"][bundle["root"]]
         try:
-            return load_game(str(root)), None, names
+            # the bundle's folder holds every file the game reads, and nothing else: the game
+            # may include from all of it, as it did from the folder the caller named (`--root`)
+            return load_game(str(root), root=str(folder)), None, names
         except CardsmithError as err:   # load_game's only failure: a bug in it is a located error too
             return None, _named_back(f"the worker could not load the game: {_first_line(err)}", names), names
     finally:

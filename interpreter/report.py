@@ -531,7 +531,7 @@ def _replaced(decl, ctx, E, A) -> str:
 
 def compare(base_path: str, variant_path: str, games: int, players: int, jobs: int, seed: int, *,
             progress: bool = False, agents: list[str] | None = None, max_steps: int | None = None,
-            force_jobs: bool = False, scheduler: str | None = None) -> Report:
+            force_jobs: bool = False, scheduler: str | None = None, root: str | None = None) -> Report:
     """Simulate the base and the variant on the same seeds (``seed`` to ``seed + games - 1``)
     and compare the two reports (``compare_reports``), with what the variant changes.
     ``SimulationInterrupted`` from either run goes to the caller (half a comparison is none)."""
@@ -541,12 +541,12 @@ def compare(base_path: str, variant_path: str, games: int, players: int, jobs: i
 
     from .play import check_player_count
 
-    base_game, variant_game = load_game(base_path), load_game(variant_path)
+    base_game, variant_game = load_game(base_path, root=root), load_game(variant_path, root=root)
     for game in (base_game, variant_game):      # both, before either plays a game
         check_player_count(game, players)
     runs = []
     for path in (base_path, variant_path):
         options = {"scheduler": scheduler} if scheduler is not None else {}
         runs.append(simulate(path, games, players, jobs, seed, progress=progress, max_steps=max_steps,
-                             force_jobs=force_jobs, agents=agents, **options))
+                             force_jobs=force_jobs, agents=agents, root=root, **options))
     return compare_reports(runs[0], runs[1], variant_changes(base_game, variant_game))

@@ -76,7 +76,7 @@ class _Stopped(KeyboardInterrupt):
 def simulate(path: str, games: int, players: int, jobs: int, seed: int,
              progress: bool = True, *, max_steps: int | None = None,
              force_jobs: bool = False, agents: list[str] | None = None,
-             scheduler: str | None = None, decks: dict | None = None) -> dict:
+             scheduler: str | None = None, decks: dict | None = None, root: str | None = None) -> dict:
     """Play ``games`` games of the file at ``path`` and return their statistics.
 
     ``jobs`` worker processes (``jobs <= 0``: one per usable core; ``jobs == 1``: in this
@@ -92,14 +92,16 @@ def simulate(path: str, games: int, players: int, jobs: int, seed: int,
     (``tcp://host:8786``) whose workers play the games instead (interpreter/cluster.py; the
     same records, ``jobs`` is then the cluster's worker threads). ``decks``: for a game with deck
     rules, card names by seat (from 0) that seat plays every game with; the other seats get a
-    random legal deck per game (interpreter/decks.py).
+    random legal deck per game (interpreter/decks.py). ``root``: a folder holding the game whose
+    ``.cards`` files it may extend or import (dsl/loader.py, `cardsmith play --root`); the
+    workers load it so too.
 
     SIGINT or SIGTERM during the run stop it at once: ``SimulationInterrupted`` is raised
     with the summary of the games finished so far.
     """
     if games < 0:
         raise ValueError(f"the number of games cannot be negative, got {games}")
-    game = load_game(path)
+    game = load_game(path, root=root)
     check_player_count(game, players)
     if agents is not None:
         agents = parse_agents(",".join(agents), players)
@@ -120,7 +122,8 @@ def simulate(path: str, games: int, players: int, jobs: int, seed: int,
                 elif jobs == 1:
                     _run_here(game, players, seeds, max_steps, records, bar, agents, decks)
                 else:
-                    lost = _Workers(path, game, players, max_steps, jobs, records, bar, agents, decks).run(seeds)
+                    lost = _Workers(path, game, players, max_steps, jobs, records, bar, agents, decks,
+                                    root).run(seeds)
         except KeyboardInterrupt as stop:     # ^C, or SIGTERM through _Stopped
             stopped_by = getattr(stop, "signum", signal.SIGINT)
     elapsed = time.perf_counter() - started
@@ -265,8 +268,9 @@ class _Workers:
 
     def __init__(self, path: str, game, players: int, max_steps: int | None, jobs: int,
                  records: dict[int, dict], bar: "_Progress", agents: list[str] | None = None,
-                 decks: dict | None = None):
+                 decks: dict | None = None, root: str | None = None):
         self.path = path
+        self.root = root
         self.agents = agents
         self.decks = decks
         self.game = game
@@ -312,7 +316,7 @@ class _Workers:
         ours, theirs = self.context.Pipe()
         process = self.context.Process(
             target=_worker_main, args=(theirs, self.path, self.players, self.max_steps, os.getpid(),
-                                       self.agents, self.decks),
+                                       self.agents, self.decks, self.root),
             name="cardsmith-simulate", daemon=True)
         # ^C must not reach the child before it ignores SIGINT, nor land in the parent between
         # the fork and the moment the process is on our list (then nothing would kill it).
@@ -413,7 +417,7 @@ def _context():
 
 
 def _worker_main(conn, path: str, players: int, max_steps: int | None, parent_pid: int,
-                 agents: list[str] | None = None, decks: dict | None = None) -> None:
+                 agents: list[str] | None = None, decks: dict | None = None, root: str | None = None) -> None:
     """A worker: play each chunk of seeds it is sent, one record per game back; None ends it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent stops us; ^C goes to the group
     signal.signal(signal.SIGTERM, signal.SIG_DFL)    # not the parent's handler, inherited by fork
@@ -422,7 +426,7 @@ def _worker_main(conn, path: str, players: int, max_steps: int | None, parent_pi
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     status = 0
     try:
-        game, failure = _worker_game(path)
+        game, failure = _worker_game(path, root)
         while True:
             chunk = conn.recv()
             if chunk is None:
@@ -441,12 +445,13 @@ def _worker_main(conn, path: str, players: int, max_steps: int | None, parent_pi
     os._exit(status)
 
 
-def _worker_game(path: str):
-    """The game to play: the parent's (fork), or loaded here (spawn); (None, error) if that fails."""
+def _worker_game(path: str, root: str | None = None):
+    """The game to play: the parent's (fork), or loaded here (spawn), with the folder `root` its
+    files may include from, as the parent loaded it; (None, error) if that fails."""
     if _inherited is not None and _inherited[0] == path:
         return _inherited[1], None
     try:
-        return load_game(path), None
+        return load_game(path, root=root), None
     except Exception as err:  # noqa: BLE001 - every game of this worker is reported as crashed
         return None, f"the worker could not load the game: {_first_line(err)}"
 
