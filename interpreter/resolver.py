@@ -170,37 +170,54 @@ def usable(m, player: int, any_time_only: bool) -> list[str]:
     """Keys "entry:card" of every action `player` may use now, in a stable order.
 
     The hot loop of a game with a window that `opens at any moment` (asked after every event):
-    what is fixed for a seat is worked out once (`_plan`); the cards in a set of zones are
-    gathered and sorted once per call, shared by the actions used from the same zones. The
-    order of the checks, and the work charged for each action's candidates, are as they were."""
+    what is fixed for a seat is worked out once (`_plan`). Most actions have no card where they
+    are used from most of the time, so the candidates are found from the cards rather than from
+    the actions: the cards in each set of zones are gathered and sorted once per call, and each
+    one adds itself to the actions it carries (`_Plan.by_card`); an action used wherever its
+    cards lie looks through its own cards. Then the actions that have candidates are checked in
+    the program's order, so the order of the checks, and the work charged for each action's
+    candidates, are as they were when every action was looked at in turn."""
     st = m.st
     out = []
     zone_seat, card_zone, zones = m.zone_seat, st.card_zone, m.zones
     plan = m.prog.action_keys.get(("plan", any_time_only, player))
     if plan is None:
         plan = _plan(m, player, any_time_only)
-    held = None         # zone keys -> the cards in those zones, in card order (this call's)
+    found: dict = {}        # position in plan.rows -> its candidates, in card order
+    for keys, by_card in plan.by_zones:
+        # only the cards in those zones of the player: a hand (or a hand and a station), not
+        # the whole game; in card order, whichever zone holds them
+        inside = [c for key in keys for c in zones.get(key, ())]
+        if len(keys) > 1:
+            inside.sort()
+        elif len(inside) > 1:
+            inside = sorted(inside)
+        for c in inside:
+            rows = by_card.get(c)
+            if rows is not None:
+                for i in rows:
+                    got = found.get(i)
+                    if got is None:
+                        found[i] = [c]
+                    else:
+                        got.append(c)
+    for i in plan.anywhere:
+        entry = plan.rows[i][0]
+        candidates = [c for c in entry.cards if zone_seat[card_zone[c]] == player]
+        if candidates:
+            found[i] = candidates
+    if not found:
+        return out
     active = st.active
-    for entry, keys, card_set, blank, conds, costs, targets, extra, prefix, fixed in plan:
+    rows = plan.rows
+    for i in (sorted(found) if len(found) > 1 else found):
+        entry, blank, conds, costs, targets, extra, prefix, fixed = rows[i]
         if entry.own_turn and active != player:
             continue
-        if keys is not None:
-            # only the cards in those zones of the player: a hand (or a hand and a station), not
-            # the whole game; in card order, whichever zone holds them
-            if held is None:
-                held = {}
-            inside = held.get(keys)
-            if inside is None:
-                inside = held[keys] = sorted([c for key in keys for c in zones.get(key, ())])
-            candidates = [c for c in inside if c in card_set]
-        else:
-            candidates = [c for c in entry.cards if zone_seat[card_zone[c]] == player]
-        if candidates:
-            st.work += len(candidates)      # `charge`, inlined: searching the cards is work, not one step
-            if st.work > m.max_steps:
-                charge(m, 0, None)
-        else:
-            continue
+        candidates = found[i]
+        st.work += len(candidates)      # `charge`, inlined: searching the cards is work, not one step
+        if st.work > m.max_steps:
+            charge(m, 0, None)
         if fixed is not None:       # the cards whose `if` is false all game are never evaluated
             candidates = [c for c in candidates if c in fixed]
         # one env for the action's candidates, `$this` set for each: the checks only read it
@@ -224,12 +241,25 @@ def usable(m, player: int, any_time_only: bool) -> list[str]:
     return out
 
 
-def _plan(m, player: int, any_time_only: bool) -> list:
-    """What `usable` needs of each action that `player` might use, fixed by the program: the
-    actions a window may offer (`any_time_only`) or all, each with the zone keys it is used
-    from (None: its cards wherever they are) and its checks, in the program's order."""
+class _Plan:
+    """What `usable` needs for one seat, fixed by the program. `rows`: each action a window may
+    offer (or all), in the program's order, with its checks. `by_zones`: for each set of zone
+    keys actions are used from, {card: [the rows of those actions that card carries]}.
+    `anywhere`: the rows of the actions used wherever their cards lie."""
+    __slots__ = ("rows", "by_zones", "anywhere")
+
+    def __init__(self, rows: list, by_zones: list, anywhere: list):
+        self.rows, self.by_zones, self.anywhere = rows, by_zones, anywhere
+
+
+def _plan(m, player: int, any_time_only: bool) -> _Plan:
+    """`usable`'s `_Plan` for `player`: the actions a window may offer (`any_time_only`) or all,
+    each with the zone keys it is used from (None: its cards wherever they are) and its checks,
+    in the program's order."""
     prog = m.prog
-    plan = []
+    rows: list = []
+    by_keys: dict = {}          # zone keys -> {card: [rows]}, in the order the keys first appear
+    anywhere: list = []
     for entry in prog.actions:
         if any_time_only and not entry.any_time:
             continue
@@ -239,8 +269,16 @@ def _plan(m, player: int, any_time_only: bool) -> list:
             if keys is None:    # the zones' keys for this action and seat: fixed by the program
                 keys = prog.action_keys[(entry.index, player)] = tuple(
                     key for name in entry.from_zones for key in _from_keys(m, name, player))
-        plan.append((entry, keys, entry.card_set, entry.blank, tuple(entry.conds), tuple(entry.costs),
+        i = len(rows)
+        rows.append((entry, entry.blank, tuple(entry.conds), tuple(entry.costs),
                      entry.targets, entry.extra, f"{entry.index}:", entry.fixed))
+        if keys is None:
+            anywhere.append(i)
+            continue
+        by_card = by_keys.setdefault(keys, {})
+        for c in entry.card_set:
+            by_card.setdefault(c, []).append(i)
+    plan = _Plan(rows, [(keys, by_card) for keys, by_card in by_keys.items() if keys and by_card], anywhere)
     prog.action_keys[("plan", any_time_only, player)] = plan
     return plan
 
