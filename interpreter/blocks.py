@@ -853,28 +853,35 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
 _BARRED = frozenset(("return", "yield", "continue", "break", "global", "nonlocal", "fr"))
 
 
-def _renamed(lines: list, names: dict, barred: frozenset = None):
-    """`lines` (source, indented from 0) with every name token in `names` renamed, or None when
-    they hold a token that would act otherwise pasted into a block (a return, a loop's break or
-    continue, a frame read) or an f-string (whose names are inside a string token)."""
-    import io
-    import tokenize
-    text = "\n".join(lines) + "\n"
-    edits: dict = {}
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.type == tokenize.NAME:
-                if tok.string in (_BARRED if barred is None else barred):
-                    return None
-                if tok.string in names:
-                    edits.setdefault(tok.start[0] - 1, []).append((tok.start[1], tok.end[1], names[tok.string]))
-            elif tok.type == tokenize.STRING and "f" in tok.string[:tok.string.find(tok.string[-1])].lower():
+# The tokens of generated source that renaming looks at, one line at a time (a string never
+# spans lines there: `repr()` writes them on one): a string literal (with its prefix), a comment,
+# a name, a number (so `1e18` is no name), an operator or space; anything else (`$`, `?`, a
+# quote left open) is a character the lines should not hold. `tokenize` read them before,
+# token by token in Python, ~5% of building a dealt game's program; this reads them in C.
+_TOKEN = re.compile(r"""(?P<s>[A-Za-z]{0,2}(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))"""
+                    r"|(?P<c>#.*)|(?P<n>[^\W\d]\w*)|(?P<d>\d[\w.]*)|(?P<o>[-+*/%<>=!&|^~@()\[\]{}:;,. \t]+)"
+                    r"|(?P<x>.)")
+
+
+def _tokens(lines: list):
+    """[(row, kind, text, start, end)] for the strings and names of `lines` (kind "s" or "n"),
+    or None when one holds what `tokenize` would not read as the block's plain tokens: a
+    triple-quoted or unterminated string, or a character outside Python's operators."""
+    out = []
+    for row, line in enumerate(lines):
+        if "'''" in line or '"""' in line:
+            return None
+        for match in _TOKEN.finditer(line):
+            kind = match.lastgroup
+            if kind == "s" or kind == "n":
+                out.append((row, kind, match.group(), match.start(), match.end()))
+            elif kind == "x":
                 return None
-            elif tok.type not in (tokenize.OP, tokenize.NUMBER, tokenize.STRING, tokenize.NEWLINE, tokenize.NL,
-                                  tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER, tokenize.COMMENT):
-                return None
-    except (tokenize.TokenError, IndentationError, SyntaxError):
-        return None
+    return out
+
+
+def _edited(lines: list, edits: dict) -> list:
+    """`lines` with each row's (start, end, text) cuts replaced, right to left."""
     out = list(lines)
     for row, cuts in edits.items():
         line = out[row]
@@ -882,6 +889,26 @@ def _renamed(lines: list, names: dict, barred: frozenset = None):
             line = line[:start] + name + line[end:]
         out[row] = line
     return out
+
+
+def _renamed(lines: list, names: dict, barred: frozenset = None):
+    """`lines` (source, indented from 0) with every name token in `names` renamed, or None when
+    they hold a token that would act otherwise pasted into a block (a return, a loop's break or
+    continue, a frame read) or an f-string (whose names are inside a string token)."""
+    toks = _tokens(lines)
+    if toks is None:
+        return None
+    barred = _BARRED if barred is None else barred
+    edits: dict = {}
+    for row, kind, text, start, end in toks:
+        if kind == "n":
+            if text in barred:
+                return None
+            if text in names:
+                edits.setdefault(row, []).append((start, end, names[text]))
+        elif "f" in text[:text.find(text[-1])].lower():
+            return None
+    return _edited(lines, edits)
 
 
 def _renamed_body(program, callee: int, level: int):
@@ -936,38 +963,35 @@ def _pasted(program, callee: int, level: int, fold: bool = False):
     return cache[key]
 
 
+_AFTER_DOT_OR_DEL = re.compile(r"(?:\.|(?<!\w)del)\s*$")     # an attribute, or the target of `del`
+_OPEN, _CLOSE = re.compile(r"\s*\[\s*"), re.compile(r"\s*\]")
+
+
 def _localized(lines: list, env: str, prefix: str):
     """`lines` with every `<env>['key']` made a Python variable `<prefix><nn>` (one per key, in
     the order first met), and {key: variable}; None when `env` appears otherwise (a closure
     given the dict, a key tested with `in`, a `del`): then the dict stays."""
     import ast
-    import io
-    import tokenize
-    text = "\n".join(lines) + "\n"
-    try:
-        toks = list(tokenize.generate_tokens(io.StringIO(text).readline))
-    except (tokenize.TokenError, IndentationError, SyntaxError):
+    toks = _tokens(lines)
+    if toks is None:
         return None
     names: dict = {}
     edits: dict = {}
-    for i, tok in enumerate(toks):
-        if tok.type != tokenize.NAME or tok.string != env:
+    for i, (row, kind, text, start, end) in enumerate(toks):
+        if kind != "n" or text != env:
             continue
-        if i + 3 >= len(toks) or (i and toks[i - 1].string in ("del", ".")):
+        # `env['key']`: the name, then `[`, a string, `]`, on one line
+        line = lines[row]
+        opened = _OPEN.match(line, end)
+        if i + 1 >= len(toks) or _AFTER_DOT_OR_DEL.search(line, 0, start) or opened is None:
             return None
-        a, key, b = toks[i + 1], toks[i + 2], toks[i + 3]
-        if (a.string != "[" or key.type != tokenize.STRING or b.string != "]" or key.string[0] not in "'\""
-                or b.start[0] != tok.start[0]):
+        row2, kind2, key, start2, end2 = toks[i + 1]
+        closed = _CLOSE.match(line, end2)
+        if row2 != row or kind2 != "s" or start2 != opened.end() or key[0] not in "'\"" or closed is None:
             return None
-        name = names.setdefault(ast.literal_eval(key.string), f"{prefix}{len(names):02d}")
-        edits.setdefault(tok.start[0] - 1, []).append((tok.start[1], b.end[1], name))
-    out = list(lines)
-    for row, cuts in edits.items():
-        line = out[row]
-        for start, end, name in reversed(cuts):
-            line = line[:start] + name + line[end:]
-        out[row] = line
-    return out, names
+        name = names.setdefault(ast.literal_eval(key), f"{prefix}{len(names):02d}")
+        edits.setdefault(row, []).append((start, closed.end(), name))
+    return _edited(lines, edits), names
 
 
 def _pasted_local(program, callee: int, level: int):
