@@ -33,6 +33,8 @@ from dataclasses import dataclass
 
 from cardsmith.dsl.registry import REVEALED
 
+from .source_tokens import edited as _edited, tokens as _tokens
+
 MAX_CHAIN = 24      # the most blocks one block calls in a row (`block`: a jump forward calls the next)
 LOOPS = 8           # the most passes one call of a block makes round a loop (`block`: a jump back to its start)
 INLINE_LINES = 400  # the longest block (with what it pastes) pasted where a jump forward reaches it (`_body`)
@@ -851,44 +853,6 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
 
 
 _BARRED = frozenset(("return", "yield", "continue", "break", "global", "nonlocal", "fr"))
-
-
-# The tokens of generated source that renaming looks at, one line at a time (a string never
-# spans lines there: `repr()` writes them on one): a string literal (with its prefix), a comment,
-# a name, a number (so `1e18` is no name), an operator or space; anything else (`$`, `?`, a
-# quote left open) is a character the lines should not hold. `tokenize` read them before,
-# token by token in Python, ~5% of building a dealt game's program; this reads them in C.
-_TOKEN = re.compile(r"""(?P<s>[A-Za-z]{0,2}(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))"""
-                    r"|(?P<c>#.*)|(?P<n>[^\W\d]\w*)|(?P<d>\d[\w.]*)|(?P<o>[-+*/%<>=!&|^~@()\[\]{}:;,. \t]+)"
-                    r"|(?P<x>.)")
-
-
-def _tokens(lines: list):
-    """[(row, kind, text, start, end)] for the strings and names of `lines` (kind "s" or "n"),
-    or None when one holds what `tokenize` would not read as the block's plain tokens: a
-    triple-quoted or unterminated string, or a character outside Python's operators."""
-    out = []
-    for row, line in enumerate(lines):
-        if "'''" in line or '"""' in line:
-            return None
-        for match in _TOKEN.finditer(line):
-            kind = match.lastgroup
-            if kind == "s" or kind == "n":
-                out.append((row, kind, match.group(), match.start(), match.end()))
-            elif kind == "x":
-                return None
-    return out
-
-
-def _edited(lines: list, edits: dict) -> list:
-    """`lines` with each row's (start, end, text) cuts replaced, right to left."""
-    out = list(lines)
-    for row, cuts in edits.items():
-        line = out[row]
-        for start, end, name in reversed(cuts):
-            line = line[:start] + name + line[end:]
-        out[row] = line
-    return out
 
 
 def _renamed(lines: list, names: dict, barred: frozenset = None):
