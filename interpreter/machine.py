@@ -11,7 +11,8 @@ the stack.
 """
 from __future__ import annotations
 
-from itertools import repeat
+from itertools import compress, repeat
+from operator import ne
 
 from cardsmith.dsl import bounds
 from cardsmith.dsl.bounds import MAX_DICE_PER_ROLL, MAX_FRAMES, MAX_RUNTIME_NUMBER, MAX_RUNTIME_STRING, MAX_STEPS
@@ -1305,15 +1306,19 @@ class Machine(Triggers, Decisions, Scenarios):
         if refs is None or refs[0] is not self.st:
             refs = self._reset_refs = (self.st, {"turn": self._reset_held("turn"), "round": self._reset_held("round")})
         held = refs[1][period]
-        if held is None or list(map(dict.get, held[0], held[1])) == held[2]:
+        if held is None:
             return
+        dicts, names, starts = held
+        now = list(map(dict.get, dicts, names))
+        if now == starts:
+            return
+        # the attributes that changed, in the declared order, found in C (`!=` as the check's `==`)
+        resets = self.resets[period]
         changed = []
-        st = self.st
-        for kind, owner, name, value in self.resets[period]:
-            held = st.game if kind == "game" else self.players[owner] if kind == "player" else self.cards[owner]
-            if held.get(name) != value:
-                held[name] = list(value) if isinstance(value, list) else value
-                changed.append((kind, owner, name))
+        for i in compress(range(len(now)), map(ne, now, starts)):
+            kind, owner, name, value = resets[i]
+            dicts[i][name] = list(value) if isinstance(value, list) else value
+            changed.append((kind, owner, name))
         if not changed:
             return
         self.dirty |= ATTRS

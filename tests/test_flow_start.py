@@ -92,3 +92,40 @@ def test_an_event_announced_the_short_way_sets_off_what_the_long_way_does():
         tallied = run_game(game, 4, seed, log=True, tally=Tally(events=["battle_won", "before_battle"]))
         assert json.dumps(plain.log, sort_keys=True) == json.dumps(tallied.log, sort_keys=True)
         assert plain.result == tallied.result
+
+
+MANY_RESETS = '''game "Resets":
+    players: 3
+
+player has:
+    tries: number = 0, reset each round
+    marks: list of number = [], reset each round
+
+game has:
+    calm: flag = no, reset each round
+    played: number = 0
+
+round "R":
+    add 1 to played
+    if played = 1:
+        add 2 to seat 3's tries
+        set seat 2's marks to [5]
+        add 1 to seat 1's tries
+        set calm to yes
+    if played = 3:
+        set seat 1's marks to [7]
+    if played = 4:
+        first(players) wins
+'''
+
+
+def test_several_resets_at_once_are_named_in_the_declared_order():
+    # the attributes that changed are found from the one pass's reads (Machine.reset_memory):
+    # named as the declarations order them, not as the round changed them
+    eng = run_game(load_text(MANY_RESETS, path="resets.cards"), 3, 0, log=True)
+    resets = [(e["round"], e["text"]) for e in eng.log if e["event"] == "reset"]
+    assert resets == [(2, "a new round: calm, Player 1's tries, Player 3's tries, Player 2's marks reset"),
+                      (4, "a new round: Player 1's marks reset")]
+    players = eng.m.st.players
+    assert [p["marks"] for p in players] == [[], [], []]
+    assert players[0]["marks"] is not players[1]["marks"]      # each reset list its own
