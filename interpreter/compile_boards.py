@@ -230,18 +230,32 @@ def x_PlaceMark(self, e, sc):
     return mark
 
 
+_UNSET = object()
+
+
+def read_field(m, z, name: str, table: dict):
+    """The field `name` of the place `z` (its starting value until set), none for no place; a
+    zone that is no place, or a place without that field, stops the game. What `s's tier`
+    reads, as a closure (`place_field`) and in generated code (interpreter/gen_expr.py); the
+    messages are made only when there is an error, the starting value only when unset."""
+    if z is None:
+        return None
+    found = table.get(z)
+    if found is None:
+        _place(table, z, None, f"'{name}' of a place")
+    board = found[0]
+    if name not in board.fields:
+        _has(board, z, name, "field", None)
+    value = m.st.game.get(f"{z}.{name}", _UNSET)
+    return board.start(z, name) if value is _UNSET else value
+
+
 def place_field(self, owner_fn, name: str, key=None):
     """`s's tier` / `tier of s` / `s.tier`: a field of the place s (its starting value until set)."""
     table = _table(self)
-
-    def field(m, env):
-        z = env[key] if key is not None else owner_fn(m, env)
-        if z is None:
-            return None
-        board, _i = _place(table, z, None, f"'{name}' of a place")
-        _has(board, z, name, "field", None)
-        return m.st.game.get(f"{z}.{name}", board.start(z, name))
-    return field
+    if key is not None:
+        return lambda m, env: read_field(m, env[key], name, table)
+    return lambda m, env: read_field(m, owner_fn(m, env), name, table)
 
 
 def mark_setter(self, target, ctx):

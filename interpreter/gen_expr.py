@@ -936,8 +936,10 @@ class ExprGen:
         if owner_t == "die":        # a die of a pool: a plain record (interpreter/dice.py)
             t = g.var()
             return f"(None if ({t} := {owner}) is None else {t}[{name!r}])"
-        if owner_t == ZONE:         # a place's field: the closure reads it (interpreter/compile_boards.py)
-            return None
+        if owner_t == ZONE:         # a place's field (interpreter/compile_boards.py)
+            from . import compile_boards
+            return (f"{self.const(compile_boards.read_field)}(m, {owner}, {name!r}, "
+                    f"{self.const(compile_boards._table(self.x))})")
         if (owner_t.__class__ is tuple and owner_t[0] == "part") or (owner_t == CARD and name in self.p.part_labels):
             return None             # a card's parts, a part's field: the closure reads them (interpreter/parts.py)
         return self.card_field(owner, name, g)
