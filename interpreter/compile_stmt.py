@@ -850,12 +850,15 @@ class StmtCompiler:
         var = ctx.fresh("menu")
         parts, kinds = [], []
         for o in s.choices:
+            # each option's collection or condition as generated code (`ExprGen.function`): a
+            # menu's options are worked out every time it is asked, over a board's places or a
+            # player's cards, and the closures were most of a game that asks often (EVE)
             if o.name is None:
-                parts.append((None, self.cx(o.cond, ctx) if o.cond is not None else None))
+                parts.append((None, self.g.function(o.cond, ctx.sc, "menu option") if o.cond is not None else None))
                 kinds.append((o.label, None))
             else:
                 t = self.x.type_of(o.options, ctx.sc)
-                parts.append((self.x.collection(o.options, ctx.sc), None))
+                parts.append((self.g.collection_function(o.options, ctx.sc, "menu option"), None))
                 kinds.append((o.label, t[1] if is_list(t) else ANY))
         kind = ("menu", tuple(kinds))
 
