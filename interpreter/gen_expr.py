@@ -915,10 +915,21 @@ class ExprGen:
             held = self._held_fields = set.intersection(*(set(c.values) for c in cards)) if cards else set()
         return f"[{name!r}]" if name in held else f".get({name!r})"
 
-    def possessive(self, owner: str, owner_t, name: str, g: Gen, zones: bool = True) -> str:
-        if (owner_t.__class__ is tuple and owner_t[0] == "entity") or (
-                owner_t == PLAYER and self.d.entity_of_plural(name) is not None):
-            return None             # an entity's attribute or zone, a player's entities (interpreter/entities.py)
+    def possessive(self, owner: str, owner_t, name: str, g: Gen, zones: bool = True,
+                   who: str | None = None, span=None) -> str:
+        """`owner's name` (`owner` its source), as the closure compiler's `_possessive` reads
+        it. `who`: the env key the closure would read the owner by (its name in an error's
+        hint), `span`: the expression's (an entity's reads need both, else the closure reads)."""
+        if owner_t.__class__ is tuple and owner_t[0] == "entity":
+            # an entity's attribute or zone (interpreter/entities.py): the closure's reader, called
+            if span is None:
+                return None
+            from . import entities
+            fn = entities.zone_key if name in self.d.zones else entities.read
+            return f"{self.const(fn)}(m, {owner}, {name!r}, {self.span(span)}, {who!r})"
+        if owner_t == PLAYER and (kind := self.d.entity_of_plural(name)) is not None:
+            from . import entities      # `p's ships`: the player's live entities
+            return f"{self.const(entities.of_player)}(m, {kind!r}, {owner})"
         if owner_t == PLAYER and owner in g.nn:     # a variable that holds a player, never none
             if zones and name in self.d.zones:
                 return f"{self.const(self.p.zone_keys[name])}[{owner}]"
@@ -940,8 +951,12 @@ class ExprGen:
             from . import compile_boards
             return (f"{self.const(compile_boards.read_field)}(m, {owner}, {name!r}, "
                     f"{self.const(compile_boards._table(self.x))})")
-        if (owner_t.__class__ is tuple and owner_t[0] == "part") or (owner_t == CARD and name in self.p.part_labels):
-            return None             # a card's parts, a part's field: the closure reads them (interpreter/parts.py)
+        if owner_t.__class__ is tuple and owner_t[0] == "part":     # a part's field (interpreter/parts.py)
+            from . import parts
+            return f"{self.const(parts.read)}(m, {owner}, {name!r})"
+        if owner_t == CARD and name in self.p.part_labels:         # `belts of c`: the card's parts
+            from . import parts
+            return f"{self.const(parts.parts_of)}(m, {owner}, {name!r})"
         return self.card_field(owner, name, g)
 
     def top_field(self, top, name: str, sc, g: Gen) -> str | None:
@@ -956,11 +971,18 @@ class ExprGen:
 
     def g_FieldAccess(self, e, sc, g):
         return (self.top_field(e.obj, e.name, sc, g)
-                or self.possessive(self.src(e.obj, sc, g), self.x.type_of(e.obj, sc), e.name, g, zones=False))
+                or self.possessive(self.src(e.obj, sc, g), self.x.type_of(e.obj, sc), e.name, g, zones=False,
+                                   who=self.x.env_key(e.obj, sc), span=e.span))
 
     def g_Possessive(self, e, sc, g):
         return (self.top_field(e.owner, e.name, sc, g)
-                or self.possessive(self.src(e.owner, sc, g), self.x.type_of(e.owner, sc), e.name, g))
+                or self.possessive(self.src(e.owner, sc, g), self.x.type_of(e.owner, sc), e.name, g,
+                                   who=self.x.env_key(e.owner, sc), span=e.span))
+
+    def g_Otherwise(self, e, sc, g):
+        """`x otherwise d`: x, or d (worked out only then) when x is none (compile_positions)."""
+        t = g.var()
+        return f"({t} if ({t} := {self.src(e.value, sc, g)}) is not None else {self.src(e.default, sc, g)})"
 
     def g_Your(self, e, sc, g):
         return self.possessive("env['$you']", PLAYER, e.name, g)
@@ -968,13 +990,13 @@ class ExprGen:
     def g_FieldOf(self, e, sc, g):
         t = self.x.type_of(e.obj, sc)
         if not is_list(t):
-            return self.possessive(self.src(e.obj, sc, g), t, e.name, g)
+            return self.possessive(self.src(e.obj, sc, g), t, e.name, g, who=self.x.env_key(e.obj, sc), span=e.span)
         coll = self.iterable(e.obj, sc, g)
         v = g.var("x")
         inner = g.inner()
         if self.elems_nn(e.obj, sc, g):
             inner.nn = inner.nn | {v}
-        one = self.possessive(v, t[1], e.name, inner)
+        one = self.possessive(v, t[1], e.name, inner, who="$of", span=e.span)
         if one is None:
             return None
         if one == f"m.modified({v}, {e.name!r})":     # a modified field of cards: the table looked up once
