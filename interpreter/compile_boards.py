@@ -233,26 +233,39 @@ def x_PlaceMark(self, e, sc):
 _UNSET = object()
 
 
-def read_field(m, z, name: str, table: dict):
+def _field_table(self) -> dict:
+    """place -> (its Board, {field: (the game attribute that holds its value once set, its
+    starting value)}) for every place of every board: what `read_field` looks up, once per
+    program."""
+    cached = getattr(self, "_board_fields", None)
+    if cached is None:
+        cached = self._board_fields = {
+            place: (board, {name: (f"{place}.{name}", board.start(place, name)) for name in board.fields})
+            for place, (board, _i) in _table(self).items()}
+    return cached
+
+
+def read_field(m, z, name: str, fields: dict):
     """The field `name` of the place `z` (its starting value until set), none for no place; a
     zone that is no place, or a place without that field, stops the game. What `s's tier`
-    reads, as a closure (`place_field`) and in generated code (interpreter/gen_expr.py); the
-    messages are made only when there is an error, the starting value only when unset."""
+    reads, as a closure (`place_field`) and in generated code (interpreter/gen_expr.py):
+    `fields` is the program's `_field_table`, so a read is two lookups; the errors' messages
+    are made only when there is one."""
     if z is None:
         return None
-    found = table.get(z)
-    if found is None:
-        _place(table, z, None, f"'{name}' of a place")
-    board = found[0]
-    if name not in board.fields:
-        _has(board, z, name, "field", None)
-    value = m.st.game.get(f"{z}.{name}", _UNSET)
-    return board.start(z, name) if value is _UNSET else value
+    held = fields.get(z)
+    if held is None:
+        _place({}, z, None, f"'{name}' of a place")     # no place: its error
+    got = held[1].get(name)
+    if got is None:
+        _has(held[0], z, name, "field", None)           # no such field: its error
+    value = m.st.game.get(got[0], _UNSET)
+    return got[1] if value is _UNSET else value
 
 
 def place_field(self, owner_fn, name: str, key=None):
     """`s's tier` / `tier of s` / `s.tier`: a field of the place s (its starting value until set)."""
-    table = _table(self)
+    table = _field_table(self)
     if key is not None:
         return lambda m, env: read_field(m, env[key], name, table)
     return lambda m, env: read_field(m, owner_fn(m, env), name, table)

@@ -950,7 +950,7 @@ class ExprGen:
         if owner_t == ZONE:         # a place's field (interpreter/compile_boards.py)
             from . import compile_boards
             return (f"{self.const(compile_boards.read_field)}(m, {owner}, {name!r}, "
-                    f"{self.const(compile_boards._table(self.x))})")
+                    f"{self.const(compile_boards._field_table(self.x))})")
         if owner_t.__class__ is tuple and owner_t[0] == "part":     # a part's field (interpreter/parts.py)
             from . import parts
             return f"{self.const(parts.read)}(m, {owner}, {name!r})"
