@@ -37,7 +37,7 @@ BOUNDS: tuple[Bound, ...] = (
     Bound("MAX_CARDS", 100_000, "cards", "cards in one game, all copies of all cards"),
     Bound("MAX_PLAYERS", 100, "players", "players a game may declare (`players: 2 to N`)"),
     Bound("MAX_BOARD_PLACES", 10_000, "places", "places on one board (`board`: listed, or in the rows of a grid or hex)"),
-    Bound("FRONT_FRAMES", 990, "frames", "Python frames the parser and the checks may use for a file's nesting, counted from where they are called, so a file is accepted alike from the CLI, a test run or a server (past it: E0906)"),
+    Bound("FRONT_FRAMES", 990, "frames", "Python frames the parser and the checks may use for a file's nesting, counted from where they are called, so a file is accepted alike from the CLI, a test run or a server (past it: E0906); a caller that raised Python's recursion limit higher gives them more"),
     Bound("MAX_CARD_PARTS", 100, "parts", "parts of one kind on one card (`parts belts: 2`, or the card's `belts` cell)"),
     Bound("MAX_ENTITIES", 100, "entities", "entities of one kind a player may own at once (`entity ship: per player, at most N`)"),
     # --- running a game (interpreter/) ---

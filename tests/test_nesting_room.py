@@ -50,6 +50,16 @@ def no_cache(monkeypatch):
     monkeypatch.setenv("CARDSMITH_CACHE_DIR", "off")
 
 
+@pytest.fixture(autouse=True)
+def default_limit():
+    # Python's default limit, whatever a test before this one left: a caller's higher limit
+    # gives the front end more room (room_to_nest only ever raises it), not this test's case
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    yield
+    sys.setrecursionlimit(before)
+
+
 def test_the_same_file_gets_the_same_verdict_from_any_depth():
     # around the deepest nesting the front end accepts: the boundary itself must not move
     verdicts = {}
@@ -64,6 +74,7 @@ def test_the_same_file_gets_the_same_verdict_from_any_depth():
 
 def test_the_recursion_limit_is_put_back():
     before = sys.getrecursionlimit()
+    assert before == 1000
     called_from(600, lambda: verdict(nested(30)))
     called_from(600, lambda: verdict(nested(400)))
     assert sys.getrecursionlimit() == before

@@ -525,7 +525,7 @@ def test_a_diagram_of_rules_deeper_than_the_writers_follow_is_a_located_error(tm
     finally:
         sys.setrecursionlimit(limit)
     monkeypatch.setattr(apart, "PUBLISH_FRAMES", 1000)
-    monkeypatch.setattr("cardsmith.dsl.loader.load_game", lambda _: game)
+    monkeypatch.setattr("cardsmith.dsl.loader.load_game", lambda _, **_options: game)
     code = main(["diagram", str(path), "-o", str(tmp_path / "p.dot")])
     err = capsys.readouterr().err
     assert code == 1 and "error[E1009]" in err and f"{path}:14:12:" in err and "(2006 levels" in err, err
