@@ -106,8 +106,20 @@ def zone_reader(owner_fn, zone: str, span, env_key=None):
 
 
 def _refs(m, kind: str, owner=None) -> list:
-    live = m.st.entities["live"]
-    ids = sorted(int(i) for i, r in live.items() if r["kind"] == kind and (owner is None or r["owner"] == owner))
+    """The live entities of `kind` (of seat `owner`, or every seat's), oldest first, as fresh
+    records. Their ids are kept per machine until the live ones change: only `create` (which
+    moves `next` on) and `destroy` (which shortens `live`) change them, an owner never changes,
+    and within one state `next` only grows, so (the live dict, `next`, how many are live) names
+    the live ones; a restored or cloned state has a dict of its own."""
+    ents = m.st.entities
+    live = ents["live"]
+    cache = m.__dict__.get("_entity_ids")
+    if cache is None or cache[0] is not live or cache[1] != ents["next"] or cache[2] != len(live):
+        cache = m._entity_ids = (live, ents["next"], len(live), {})
+    ids = cache[3].get((kind, owner))
+    if ids is None:
+        ids = cache[3][(kind, owner)] = sorted(
+            int(i) for i, r in live.items() if r["kind"] == kind and (owner is None or r["owner"] == owner))
     return [{"entity": kind, "id": i} for i in ids]
 
 
