@@ -469,7 +469,7 @@ class StmtCompiler:
             v = value_fn(m, env)
             if owner is not None and owner(m, env) is None:   # a field of none: there is nothing to change
                 raise RuleError(f"there is no {kind} here to change '{name}' of: this is none", target.span,
-                                f"check it first: if ... is not none:")
+                                "check it first: if ... is not none:")
             if mode != "set":
                 old = get(m, env)
                 if old is None or v is None:

@@ -66,7 +66,7 @@ def record(m, ref, span, who=None):
         name = _named(who)
         raise RuleError(f"this {_word(m, ref['entity'])} was destroyed and is no longer in play", span,
                         f"ask first: if {name} is in play: ..." if name else
-                        f"name it first and ask: let x be ... then if x is in play: ...", code="E0861")
+                        "name it first and ask: let x be ... then if x is in play: ...", code="E0861")
     return rec
 
 
