@@ -75,10 +75,13 @@ def in_play(m, ref) -> bool:
 
 
 def read(m, ref, name: str, span, who=None):
-    """`s's distance`, `s's owner`: none of none."""
-    rec = record(m, ref, span, who)
-    if rec is None:
+    """`s's distance`, `s's owner`: none of none. (`record`'s lookup written out: the read
+    most of a game with entities makes; `record` reports a destroyed one.)"""
+    if ref is None:
         return None
+    rec = m.st.entities["live"].get(str(ref["id"]))
+    if rec is None:
+        record(m, ref, span, who)
     if name == "owner":
         return rec["owner"]
     return rec["attrs"].get(name)
