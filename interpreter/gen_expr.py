@@ -979,6 +979,25 @@ class ExprGen:
                 or self.possessive(self.src(e.owner, sc, g), self.x.type_of(e.owner, sc), e.name, g,
                                    who=self.x.env_key(e.owner, sc), span=e.span))
 
+    # Entities and boards (interpreter/entities.py, compile_boards.py): the closures' own functions
+    # and constants, called from the expression instead of the closure (through `_bound` inside a
+    # comprehension)
+    def g_AllEntities(self, e, sc, g):
+        from . import entities
+        return f"{self.const(entities.all_of)}(m, {self.d.entity_of_plural(e.name)!r})"
+
+    def g_IsInPlay(self, e, sc, g):
+        from . import entities
+        return f"({self.const(entities.in_play)}(m, {self.src(e.item, sc, g)}) != {e.negated!r})"
+
+    def g_EntityHolding(self, e, sc, g):
+        from . import entities
+        return f"{self.const(entities.holding)}(m, {e.kind!r}, {self.src(e.card, sc, g)})"
+
+    def g_PlacesOf(self, e, sc, g):
+        """`the places of map`: a new list of its places, as the closure gives."""
+        return f"list({self.const(tuple(self.d.boards[e.board].places))})"
+
     def g_Otherwise(self, e, sc, g):
         """`x otherwise d`: x, or d (worked out only then) when x is none (compile_positions)."""
         t = g.var()

@@ -1,5 +1,6 @@
-"""Records read in generated code: an entity's attribute or zone, a player's entities, a card's
-parts and a part's field, and `x otherwise d`, are read by the closures' own functions
+"""Records read in generated code: an entity's attribute or zone, a player's entities, every
+entity of a kind, whether one is in play, a card's parts and a part's field, a board's places,
+and `x otherwise d`, are read by the closures' own functions
 (interpreter/entities.py, interpreter/parts.py) called straight from the expression, not by the
 closure through `_bound`. tests/test_codegen.py holds every game played so to the closures;
 here, that the generated code does call them, and that the errors and hints are the closures'."""
@@ -21,7 +22,7 @@ def test_eve_reads_its_fleets_and_slots_in_generated_code():
     game = load_game(str(ROOT / "games" / "eve_war_for_new_eden.cards"))
     run_game(game, 2, 1, log=False)
     bound = {id(v) for v in program_for(game).pool.ns.values()}
-    for fn in (entities.read, entities.of_player, parts.read, parts.parts_of):
+    for fn in (entities.read, entities.of_player, entities.all_of, parts.read, parts.parts_of):
         assert id(fn) in bound, fn.__name__
 
 
