@@ -948,9 +948,19 @@ class ExprGen:
             t = g.var()
             return f"(None if ({t} := {owner}) is None else {t}[{name!r}])"
         if owner_t == ZONE:         # a place's field (interpreter/compile_boards.py)
+            # read in place from {place: (its attribute, its starting value)} of the places that
+            # have the field; anything else (none aside) is read_field's, which stops the game
             from . import compile_boards
-            return (f"{self.const(compile_boards.read_field)}(m, {owner}, {name!r}, "
-                    f"{self.const(compile_boards._field_table(self.x))})")
+            fields = compile_boards._field_table(self.x)
+            of = self.__dict__.setdefault("_place_fields", {})
+            if name not in of:
+                of[name] = self.const({z: held[1][name] for z, held in fields.items() if name in held[1]})
+            t, first = self.bind(owner, g)
+            got, v = g.var(), g.var()
+            unset = self.const(compile_boards._UNSET)
+            return (f"(None if {first} is None else ({v} if ({v} := m.st.game.get(({got} := {of[name]}[{t}])[0], "
+                    f"{unset})) is not {unset} else {got}[1]) if {t} in {of[name]} else "
+                    f"{self.const(compile_boards.read_field)}(m, {t}, {name!r}, {self.const(fields)}))")
         if owner_t.__class__ is tuple and owner_t[0] == "part":     # a part's field (interpreter/parts.py)
             from . import parts
             return f"{self.const(parts.read)}(m, {owner}, {name!r})"
