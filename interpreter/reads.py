@@ -40,24 +40,40 @@ def _field_names(cls) -> tuple:
     return names
 
 
+_NODE_FIELDS: dict = {}    # class -> `_field_names` of an AST node's class, False for any other
+
+
+def _node_fields(cls):
+    """`_field_names` of a dataclass (an AST node's class), False for any other class, once per
+    class (`is_dataclass` for every value met was most of a walk)."""
+    names = _NODE_FIELDS[cls] = _field_names(cls) if is_dataclass(cls) else False
+    return names
+
+
 def _nodes(expr, seen: set | None = None):
     """Every AST node inside `expr` (lists, tuples and dicts' values opened), `expr` first, depth
     first; spans are not entered. `seen`: the ids of the nodes met, filled as it goes, each node
     then given once (a model's declarations share nodes)."""
     stack = [expr]
+    pop, extend = stack.pop, stack.extend
     while stack:
-        e = stack.pop()
+        e = pop()
         if isinstance(e, (list, tuple)):
-            stack.extend(e)
+            extend(e)
         elif isinstance(e, dict):
-            stack.extend(e.values())
-        elif is_dataclass(e) and not isinstance(e, type):
+            extend(e.values())
+        else:
+            names = _NODE_FIELDS.get(e.__class__)
+            if names is None:
+                names = _node_fields(e.__class__)
+            if names is False:
+                continue
             if seen is not None:
                 if id(e) in seen:
                     continue
                 seen.add(id(e))
             yield e
-            stack.extend(getattr(e, f) for f in _field_names(type(e)))
+            extend([getattr(e, f) for f in names])
 
 
 def reads(expr, decls, _seen: frozenset = frozenset()) -> int:
