@@ -15,6 +15,8 @@ import pytest
 from cardsmith.dsl.loader import load_game
 from cardsmith.interpreter import blocks
 from cardsmith.interpreter.play import run_game
+# the splice of the edits is the module's; what is held to tokenize is which edits are made
+from cardsmith.interpreter.source_tokens import edited
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [ROOT / "games" / "battlefield_space.cards", ROOT / "games" / "space_race.cards",
@@ -46,14 +48,7 @@ def _renamed_before(lines: list, names: dict, barred: frozenset = None):
                 return None
     except (tokenize.TokenError, IndentationError, SyntaxError):
         return None
-    out = list(lines)
-    for row, cuts in edits.items():
-        line = out[row]
-        for start, end, name in reversed(cuts):
-            line = line[:start] + name + line[end:]
-        out[row] = line
-    return out
-
+    return edited(lines, edits)
 
 
 def _localized_before(lines: list, env: str, prefix: str):
@@ -81,14 +76,7 @@ def _localized_before(lines: list, env: str, prefix: str):
             return None
         name = names.setdefault(ast.literal_eval(key.string), f"{prefix}{len(names):02d}")
         edits.setdefault(tok.start[0] - 1, []).append((tok.start[1], b.end[1], name))
-    out = list(lines)
-    for row, cuts in edits.items():
-        line = out[row]
-        for start, end, name in reversed(cuts):
-            line = line[:start] + name + line[end:]
-        out[row] = line
-    return out, names
-
+    return edited(lines, edits), names
 
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)

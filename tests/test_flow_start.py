@@ -38,8 +38,8 @@ def test_two_starts_share_no_list_or_dict_a_game_changes():
     assert list(a.zones) == list(b.zones)           # the zones in the same order
 
 
-RESETS = '''game "Resets":
-    players: 2
+RESET_DECLS = '''game "Resets":
+    players: {players}
 
 player has:
     tries: number = 0, reset each round
@@ -49,7 +49,9 @@ game has:
     calm: flag = no, reset each round
     played: number = 0
 
-round "R":
+'''
+
+RESETS = RESET_DECLS.format(players=2) + '''round "R":
     add 1 to played
     if played = 1:
         add 2 to seat 1's tries
@@ -94,18 +96,7 @@ def test_an_event_announced_the_short_way_sets_off_what_the_long_way_does():
         assert plain.result == tallied.result
 
 
-MANY_RESETS = '''game "Resets":
-    players: 3
-
-player has:
-    tries: number = 0, reset each round
-    marks: list of number = [], reset each round
-
-game has:
-    calm: flag = no, reset each round
-    played: number = 0
-
-round "R":
+MANY_RESETS = RESET_DECLS.format(players=3) + '''round "R":
     add 1 to played
     if played = 1:
         add 2 to seat 3's tries
