@@ -1,10 +1,10 @@
 """Python bytecodes executed per round of a game, by function: a deterministic measure of the
 interpreter's work, unlike time on a shared, noisy machine (the benches' ratios stay the goal).
 
-    python bench/opcount.py GAME PLAYERS GAMES [--top N]
+    python bench/opcount.py GAME PLAYERS GAMES [--top N] [--log]
 
-Plays seed 0 first (the program and its blocks built), then seeds 1..GAMES with the log off and
-the default random bots, counting every opcode event (sys.settrace with f_trace_opcodes) by the
+Plays seed 0 first (the program and its blocks built), then seeds 1..GAMES with the log off
+(`--log`: on) and the default random bots, counting every opcode event (sys.settrace with f_trace_opcodes) by the
 function it ran in. Prints opcodes per game and per round, then the top functions per round.
 A game dealt random decks (`decks from` rules) builds its program per deal, so its count
 includes that build. Tracing makes the games ~50x slower: use a few games.
@@ -25,9 +25,10 @@ def main() -> None:
     ap.add_argument("players", type=int)
     ap.add_argument("games", type=int)
     ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--log", action="store_true", help="play with the log on (what the log costs)")
     args = ap.parse_args()
     game = load_game(args.game)
-    run_game(game, args.players, 0, log=False)
+    run_game(game, args.players, 0, log=args.log)
     counts: collections.Counter = collections.Counter()
 
     def trace(frame, event, arg):
@@ -45,7 +46,7 @@ def main() -> None:
     sys.settrace(trace)
     try:
         for seed in range(1, args.games + 1):
-            rounds += run_game(game, args.players, seed, log=False).m.st.round
+            rounds += run_game(game, args.players, seed, log=args.log).m.st.round
     finally:
         sys.settrace(None)
     total = sum(counts.values())

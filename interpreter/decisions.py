@@ -21,7 +21,7 @@ import json
 from cardsmith.dsl.source import Span
 
 from .errors import GameAborted, RuleError, charge
-from .log import Seen, is_menu
+from .log import is_menu
 
 
 MAX_LISTED_OPTIONS = 12        # a scripted answer that is no option: the options named, then "and N more"
@@ -136,16 +136,7 @@ class Decisions:
 
     def _log_choice(self, player, prompt, value, span, how, secret=False, kind=None) -> None:
         if self.log.on:
-            shown = self.log.typed(self, value, kind)
-            picked = self.log.typed_parts(self, value, kind, span)
-            if secret:      # only the chooser may read a secret pick, until the rules reveal it
-                text = "".join(p.text if isinstance(p, Seen) else p for p in picked)
-                picked = [Seen(f" secretly chooses {text}", frozenset((player,)), " makes a secret choice")]
-            else:
-                picked = [" chooses ", *picked]
-            self.log.emit(self, "choice", span, {"player": player, "prompt": prompt, "choice": shown, "how": how,
-                                                 "secret": secret},
-                          [self.log.player_name(player), *picked, f" ({prompt})"], weight=None)
+            self.log.chose(self, player, prompt, value, span, how, secret, kind)
 
     def _not_an_option(self, player, prompt, options, kind, span, shown, at) -> None:
         """A scripted answer that is none of the options: the scenario stops at its `give` line,

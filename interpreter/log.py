@@ -72,7 +72,7 @@ _SCALARS = frozenset((int, str))       # the values whose words `EventLog.announ
 _MAX_SHARED = 8        # lists of player names whose words a program keeps (`EventLog._share`)
 # what `EventLog._share` shares between the games of one program (the same for each game)
 _SHARED = ("_rules", "_ruled", "_spans", "_plain", "_words", "_begins", "_tails", "_ways", "_groups", "_group_tails",
-           "_zone_names", "_hidden",
+           "_zone_names", "_hidden", "_flips", "_sets",
            "_attribute_types")
 
 
@@ -149,6 +149,8 @@ class EventLog:
         self._hidden: dict = {}                # zone key → whether its zone is hidden
         self._tails: dict = {}                 # (from, to, place, face) → (" from A to B face up", hidden, size)
         self._ways: dict = {}                  # (from, face up, to, place, face) → words, who reads (`moved`)
+        self._flips: dict = {}                 # (zone, was up, up) → words, face, who reads (`flipped`)
+        self._sets: dict = {}                  # (kind, owner, name) → words before a value, what (`assigned`)
         self._card_names: list = []            # the program's (a move of several cards keeps numbers)
         self._groups: dict = {}                # (to, place, face, *froms) → words of a move of cards (`move`)
         self._group_tails: dict = {}           # (froms, to, place, face) → the words after their count (`_group`)
@@ -490,7 +492,6 @@ class EventLog:
         the rest of the event), or None when the data repeats the values the text shows. Only
         the event that says why a game was aborted is not `bounded`: it must get into the log.
         The event is kept as a tuple; `events` makes it a dict when the log is read."""
-        st = m.st
         parts = None
         if text.__class__ is not str:       # this runs for most events: one loop, no calls
             pieces = []
@@ -513,13 +514,19 @@ class EventLog:
                             "the log off (`simulate` does), or stop it sooner with --max-steps",
                             code="E0809")
         self.bytes = size
-        n = st.event_n = st.event_n + 1     # numbered in the state, so a restored game goes on counting
-        path = st.step_path
+        self._add(m, kind, span, text, data, None if parts is None else tuple(parts))
+
+    def _add(self, m, kind: str, span, text: str, data, parts) -> None:
+        """Record an event whose size was counted (`bytes`): numbered in the state, so a restored
+        game goes on counting; its text's `parts` kept when some may not read all of it."""
+        st = m.st
+        n = st.event_n = st.event_n + 1
         if parts is not None:
-            self._parts[len(self._events) + len(self._pending)] = tuple(parts)
+            self._parts[len(self._events) + len(self._pending)] = parts
         rule = self._rules.get(id(span))
         if rule is None:
             rule = self._rule(m, span)
+        path = st.step_path
         self._pending.append((n, st.round, kind, rule, path[-1] if path else "", text))
         self._data.append(data)
 
@@ -820,6 +827,136 @@ class EventLog:
         path = st.step_path
         self._pending.append((n, st.round, "move", rule, path[-1] if path else "", None,     # with its data
                               name, src, key, face, hidden_dest, tail))      # (its text: name + tail)
+
+    def named(self, m, kind: str, span, data: dict, c: int, tail: str) -> None:
+        """`emit(m, kind, span, data, [self.card(m, c), tail])`, an event whose text is a card's
+        name and words after it (a trigger: "Bolt of Ann triggers on revealed"), recorded here
+        without the general text's loop; the name read by who may see the card now."""
+        if c is None or m.prog.backs:      # no card ("nothing"), or a name others read as its back
+            self.emit(m, kind, span, data, [self.card(m, c), tail])
+            return
+        name = m.card_names[c]
+        text = name + tail
+        length = len(text)
+        size = self.bytes + _EVENT_OVERHEAD + length + _DATUM * len(data)
+        if length > MAX_RUNTIME_STRING or size > MAX_LOG_BYTES:     # `emit` says which
+            self.emit(m, kind, span, data, [self.card(m, c), tail])
+            return
+        self.bytes = size
+        who = self.seers(m, c)      # some may not read the name: the text's parts are kept
+        self._add(m, kind, span, text, data, None if who is EVERYONE else (Seen(name, who), tail))
+
+    def chose(self, m, player: int, prompt: str, value, span, how: str, secret: bool, kind) -> None:
+        """A player's answer to a question: "Ann chooses Bolt (Which card?)", its data the
+        player, the prompt, the pick in words, how it was made and whether it is secret (only
+        the chooser may read a secret pick, until the rules reveal it). A pick of a card is
+        recorded here, as `emit` would record the general text made below it."""
+        if kind == "card" and value.__class__ is int:
+            name = m.card_names[value]
+            who = frozenset((player,)) if secret else self.seers(m, value)
+            words = f" secretly chooses {name}" if secret else f" chooses {name}"
+            pname = self.player_name(player)
+            tail = f" ({prompt})"
+            text = pname + words + tail
+            length = len(text)
+            size = self.bytes + _EVENT_OVERHEAD + 2 * length + 5 * _DATUM     # (the data repeat the text)
+            if length <= MAX_RUNTIME_STRING and size <= MAX_LOG_BYTES:
+                self.bytes = size
+                # some may not read the pick: the text's parts are kept
+                parts = None if who is EVERYONE else \
+                    (pname, Seen(words, who, " makes a secret choice"), tail) if secret else \
+                    (pname, " chooses ", Seen(name, who), tail)
+                self._add(m, "choice", span, text,
+                          {"player": player, "prompt": prompt, "choice": name, "how": how, "secret": secret}, parts)
+                return
+        shown = self.typed(m, value, kind)
+        picked = self.typed_parts(m, value, kind, span)
+        if secret:
+            text = "".join(p.text if isinstance(p, Seen) else p for p in picked)
+            picked = [Seen(f" secretly chooses {text}", frozenset((player,)), " makes a secret choice")]
+        else:
+            picked = [" chooses ", *picked]
+        self.emit(m, "choice", span, {"player": player, "prompt": prompt, "choice": shown, "how": how,
+                                      "secret": secret},
+                  [self.player_name(player), *picked, f" ({prompt})"], weight=None)
+
+    def assigned(self, m, kind: str, owner, name: str, value, span) -> None:
+        """`Ann's gold becomes 3`: an attribute set (Machine.assign), its data what was set and
+        the value in words. A number or a text set on a player or the game is recorded here, its
+        words before the value made once per (kind, owner, name): `_sets`."""
+        cls = value.__class__
+        if (cls is int or cls is str) and (kind == "player" or kind == "game"):
+            way = self._sets.get((kind, owner, name))
+            if way is None:
+                way = self._set_way(m, kind, owner, name)
+            if way is not None:
+                words, what = way
+                shown = value if cls is str else str(value)
+                text = words + shown
+                length = len(text)
+                size = self.bytes + _EVENT_OVERHEAD + length + 2 * _DATUM
+                if length <= MAX_RUNTIME_STRING and size <= MAX_LOG_BYTES:
+                    self.bytes = size
+                    self._add(m, "set", span, text, {"what": what, "value": value}, None)
+                    return
+        whose = [] if kind == "game" else \
+            [self.player_name(owner) if kind == "player" else self.card(m, owner), "'s "]
+        what = name if kind == "game" else \
+            f"{self.player_name(owner) if kind == 'player' else m.card_label(owner)}'s {name}"
+        shown = self.attribute_type(m, kind, owner, name)    # players and cards by name
+        self.emit(m, "set", span,
+                  {"what": what, "value": value if shown is None else self.typed(m, value, shown)},
+                  whose + [f"{name} becomes ", *self.typed_parts(m, value, shown, span)])
+
+    def _set_way(self, m, kind: str, owner, name: str):
+        """For `assigned`: the words before the value ("Ann's gold becomes ") and what was set
+        ("Ann's gold"); None for an attribute whose values are shown otherwise (players, cards)."""
+        if self.attribute_type(m, kind, owner, name) is not None:
+            way = None
+        else:
+            what = name if kind == "game" else f"{self.player_name(owner)}'s {name}"
+            way = (f"{what} becomes ", what)
+        self._sets[(kind, owner, name)] = way
+        return way
+
+    def flipped(self, m, c: int, key: str, was_up: bool, up: bool, span) -> None:
+        """Card `c`, lying in zone `key`, turned from `was_up` to `up` (machine.flip, where nobody
+        looked at a card): recorded as `emit` records the event of the general path, "Bolt is
+        flipped face up", its name read by who could see it before or may see it now. Its words
+        and who reads the name are made once per (zone, facing before, facing after): `_flips`."""
+        way = self._flips.get((key, was_up, up))
+        if way is None and not self._shared:
+            self._share(m)
+            way = self._flips.get((key, was_up, up))
+        if way is None:
+            way = self._flip_way(m, key, was_up, up)
+        tail, face, who = way
+        name = m.card_names[c]
+        text = name + tail
+        length = len(text)
+        size = self.bytes + (_EVENT_OVERHEAD + 2 * _DATUM) + length
+        if length > MAX_RUNTIME_STRING or size > MAX_LOG_BYTES or m.prog.backs:
+            # too long a text, past the bound, or a name others read as its back: `emit` says which
+            before = seers(rule_of(m.zone_info[key][0]), m.zone_info[key][1], was_up)
+            self.emit(m, "flip", span, {"card": name, "face": face}, [self.card(m, c, before), tail])
+            return
+        self.bytes = size           # some may not read the name: the text's parts are kept
+        self._add(m, "flip", span, text, {"card": name, "face": face}, None if who is EVERYONE else (Seen(name, who), tail))
+
+    def _flip_way(self, m, key: str, was_up: bool, up: bool) -> tuple:
+        """For `flipped`: the words after the card's name, the facing in words, and who may read
+        the name (who could see the card there before or may see it now: `visibility.seers`)."""
+        decl, seat, _public = m.zone_info[key]
+        rule = rule_of(decl)
+        before = seers(rule, seat, was_up)
+        who = seers(rule, seat, up)
+        if before is not who:
+            who = who | before
+        face = "up" if up else "down"
+        way = (f" is flipped face {face}", face, who)
+        if "/" not in key:          # an entity's zone's owner changes: worked out each time
+            self._flips[(key, was_up, up)] = way
+        return way
 
     def _way(self, m, src: str, was_up: bool, key: str, place, face) -> tuple:
         """For `moved`: the words after the card's name, whether its new place is hidden, what

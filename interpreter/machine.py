@@ -553,13 +553,19 @@ class Machine(Triggers, Decisions, Scenarios):
             # nothing, unless a window opens after it
             self.plain_down = self.plain if self.prog.windows_after.get(REVEALED) else \
                 {k: seat for k, (d, seat, _p) in self.zone_info.items() if d.capacity is None}
-        if not (remembers or self.log.on):
-            # watched by what listens to `moved` / `revealed`, the tally, a cap or a look: as
-            # below and in `_moved`, without the log's lists
+        if not remembers:
+            # watched by what listens to `moved` / `revealed`, the log, the tally, a cap or a
+            # look: as below and in `_moved`, without the lists only the memory needs
             reveal = public and REVEALED in listened
+            log_on = self.log.on
             if len(cards) == 1:
                 c = cards[0]
                 src = card_zone[c]
+                was_up = face_up[c]
+                # who could see the card before it moved may read its name in the log: a card
+                # looked at by its `$seen_by` (`log.seers`, before `_forget`), else by the zones'
+                # rules alone, which `log.moved` keeps per (from, facing, to)
+                before = self.log.seers(self, c) if log_on and looks else None
                 learners = None     # who learns the card if it is revealed (`_unaware`)
                 # where only triggers pinned to a card answer `revealed` (quiet_cards: no history,
                 # tally nor window), a card none of them holds adds nothing to the moment
@@ -568,7 +574,6 @@ class Machine(Triggers, Decisions, Scenarios):
                     if looks:
                         learners = self._unaware(cards, face)[0]
                     else:
-                        was_up = face_up[c]
                         if not (was_up and self.zone_info[src][2]) and (was_up if face is None else True):
                             got = self._seen_in.get((src, was_up)) if self._seen_in is not None else None
                             learners = list(got[1] if got is not None else self._blind(src, was_up))
@@ -592,6 +597,11 @@ class Machine(Triggers, Decisions, Scenarios):
                     self._forget(cards)
                 if tallied:
                     tally.moved1(c, src, key)
+                if log_on:
+                    if before is None:
+                        self.log.moved(self, c, src, was_up, key, place, face, span)
+                    else:
+                        self.log.move(self, cards, [src], key, place, face, span, before)
                 if MOVED in listened:
                     self.announce_all(MOVED, [{"card": c, "from_zone": src, "to_zone": key}], span)
                 if reveal:
@@ -611,6 +621,8 @@ class Machine(Triggers, Decisions, Scenarios):
                 self._forget(cards)
             if tallied:
                 tally.moved(self, cards, sources, key)
+            if log_on:
+                self.log.move(self, cards, sources, key, place, face, span)
             if MOVED in listened:
                 self.announce_all(MOVED, [{"card": c, "from_zone": src, "to_zone": key}
                                           for c, src in zip(cards, sources)], span)
@@ -862,36 +874,42 @@ class Machine(Triggers, Decisions, Scenarios):
             if flipped:
                 self.dirty |= ZONES
                 self.ver += len(flipped)
-        elif not (log_on or remembers or self.looks):
-            # only `revealed` listens (so `up`): the cards turn, and each one that lies in a public
-            # zone is revealed to the seats that could not see it lying face down there (`_blind`,
-            # its zone's rule looked up once), the versions counted as below; the events in the
-            # order of the general path's (`flipped`, then `revealed`, raised even with no card shown)
+        elif not (remembers or self.looks):
+            # only the log and `revealed` (when the cards turn up) listen: the cards turn, the log
+            # names each (`log.flipped`: who may read the name kept per zone and facing), and each
+            # one that lies in a public zone is revealed to the seats that could not see it lying
+            # face down there (`_blind`, its zone's rule looked up once), the versions counted as
+            # below; the events in the order of the general path's (`flipped`, then `revealed`,
+            # raised even with no card shown)
+            reveal = knew is not None       # (turned up, and `revealed` listens)
             public_of, card_zone = self._public_of, st.card_zone
             seen_in = self._seen_in or {}
             shown = []
             # where only pinned triggers answer `revealed` (quiet_cards), the parameters of the
             # cards none of them holds are not made: they add nothing to the moment
-            pins = self.quiet_cards(REVEALED)
+            pins = self.quiet_cards(REVEALED) if reveal else None
             for c in cards:
-                if face_up[c] != up:
+                was_up = face_up[c]
+                if was_up != up:
                     z = card_zone[c]
-                    if public_of[z] and (pins is None or c in pins):
-                        got = seen_in.get((z, face_up[c]))
+                    if reveal and public_of[z] and (pins is None or c in pins):
+                        got = seen_in.get((z, was_up))
                         if got is None:
-                            self._seeing(z, face_up[c])
+                            self._seeing(z, was_up)
                             seen_in = self._seen_in
-                            got = seen_in[(z, face_up[c])]
+                            got = seen_in[(z, was_up)]
                         shown.append({"card": c, "learners": list(got[1])})
                     face_up[c] = up
                     flipped.append(c)
+                    if log_on:
+                        self.log.flipped(self, c, z, was_up, up, span)
             if not flipped:
                 return True
             self.dirty |= ZONES
             self.ver += len(flipped)
             if FLIPPED in self.listened:
                 self._flipped(flipped, span)
-            if shown or pins is None:
+            if reveal and (shown or pins is None):
                 self.announce_all(REVEALED, shown, span)
             return True
         else:
@@ -971,14 +989,7 @@ class Machine(Triggers, Decisions, Scenarios):
         if name in self.prog.tabled_reads:  # only a name some tabled modifier reads (see _from_table)
             self.ver += 1
         if self.log.on:
-            whose = [] if kind == "game" else \
-                [self.log.player_name(owner) if kind == "player" else self.log.card(self, owner), "'s "]
-            what = name if kind == "game" else \
-                f"{self.log.player_name(owner) if kind == 'player' else self.card_label(owner)}'s {name}"
-            shown = self.log.attribute_type(self, kind, owner, name)    # players and cards by name
-            self.log.emit(self, "set", span,
-                          {"what": what, "value": value if shown is None else self.log.typed(self, value, shown)},
-                          whose + [f"{name} becomes ", *self.log.typed_parts(self, value, shown, span)])
+            self.log.assigned(self, kind, owner, name, value, span)
         return True
 
     def roll(self, die: str, faces: list, n, span) -> list:

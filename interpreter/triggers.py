@@ -609,10 +609,10 @@ class Triggers:
         if len(fired) > 1 or not plan.one_unordered:    # else ordering one trigger evaluates nothing
             fired = self._order(fired)
         if self.log.on:
+            named, player_name = self.log.named, self.log.player_name
             for entry, c, seat, env in fired:
-                self.log.emit(self, "trigger", entry.ability.span,
-                              {"card": self.card_label(c), "player": seat, "on": event},
-                              [self.log.card(self, c), f" of {self.log.player_name(seat)} triggers on {event}"])
+                named(self, "trigger", entry.ability.span, {"card": self.card_label(c), "player": seat, "on": event},
+                      c, f" of {player_name(seat)} triggers on {event}")
         if plan.stacking:
             waiting = [f for f in fired if f[0].stacked]
             if waiting:
