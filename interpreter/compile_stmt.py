@@ -171,7 +171,10 @@ def _quiet_move(many: bool, place: str, face, span: str, *, typed: bool = False,
                 *own1,
                 f"        m.dirty |= {ZONES}",
                 "        m.ver += 1",
-                f"        if not _mq: m.noted1(_c, _ms, _mu, _k, {place!r}, {face!r}, {span})",
+                # (no tally: only the log watches, told at once, a call fewer)
+                "        if not _mq:",
+                f"            if m.tally is None: m.log.moved(m, _c, _ms, _mu, _k, {place!r}, {face!r}, {span})",
+                f"            else: m.noted1(_c, _ms, _mu, _k, {place!r}, {face!r}, {span})",
                 "        _w = True")
     head = "((_mq := m.quiet is m.st) or (m.noted is m.st and len(_c) > 1))"
     if not typed:
@@ -216,7 +219,9 @@ def _quiet_move(many: bool, place: str, face, span: str, *, typed: bool = False,
             *body,
             f"            m.dirty |= {ZONES}",
             "            m.ver += 1",
-            f"            if not _mq: m.noted_all(_c, _mss, _k, {place!r}, {face!r}, {span})",
+            "            if not _mq:",
+            f"                if m.tally is None: m.log.move(m, _c, _mss, _k, {place!r}, {face!r}, {span})",
+            f"                else: m.noted_all(_c, _mss, _k, {place!r}, {face!r}, {span})",
             "            _w = True",
             "        else: _w = None")
 

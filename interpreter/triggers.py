@@ -309,6 +309,31 @@ def _no_one(m, span, *values) -> None:
     return None
 
 
+def _logged_one(m, event: str, one):
+    """`one` of a declared event only triggers answer, on a machine whose log is on: the event's
+    line (`EventLog.announced`, given the parameters' dict an `announce` would make: the values
+    by the declared names, in order), then its triggers (`one`), as `announce_all` does. Written
+    for one and two parameters (a call with `*values` would leave Python's fast call); None for
+    the others, which `announce_all` announces."""
+    names = [p.name for p in m.prog.decls.events[event].params]
+    announced = m.log.announced
+    if len(names) == 1:
+        [a] = names
+
+        def logged1(m, span, x):
+            announced(m, event, {a: x}, span)
+            return one(m, span, x)
+        return logged1
+    if len(names) == 2:
+        a, b = names
+
+        def logged2(m, span, x, y):
+            announced(m, event, {a: x, b: y}, span)
+            return one(m, span, x, y)
+        return logged2
+    return None
+
+
 def _over(collect):
     """`over` of a `collect` that has none: its calls for each parameter set in turn."""
     def over(m, param_sets):
@@ -522,9 +547,10 @@ class Triggers:
     @cached_property
     def quiet_ones(self) -> dict:
         """event -> its `one` (`_collector`: the triggers of one parameter set given as values,
-        fired), for a declared event in `quiet_events` (made with its entry there): what a
-        generated `announce` calls instead of building the parameters' dict for `announce_all`
-        (compile_stmt `s_AnnounceStmt`); an event not in it is announced by `announce_all`."""
+        fired), for a declared event in `quiet_events` (made with its entry there), or, on a
+        machine whose log is on, that `one` after the event's line (`_logged_one`): what a
+        generated `announce` calls instead of `announce_all` (compile_stmt `s_AnnounceStmt`);
+        an event not in it is announced by `announce_all`."""
         return {}
 
     @cached_property
@@ -561,6 +587,11 @@ class Triggers:
                 announced = self.log.announced       # interpreter/log.py: a declared event's line
                 for params in param_sets:
                     announced(self, event, params, span)
+                if event not in self.quiet_ones:     # a generated `announce` logs and fires at once
+                    one = _no_one if plan.over is None else getattr(plan.over, "one", None)
+                    logged = None if one is None else _logged_one(self, event, one)
+                    if logged is not None:
+                        self.quiet_ones[event] = logged
             else:                       # nothing to log: `quiet_events` from now on
                 over = self.quiet_events[event] = plan.over or _no_triggers
                 self._quiet_pins[event] = getattr(over, "cards", None)    # one without: any card

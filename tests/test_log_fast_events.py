@@ -123,3 +123,41 @@ def test_a_game_with_card_backs_names_its_flipped_cards_the_general_way():
     such an event to `emit`, which makes that part."""
     kinds = _emitted(ROOT / "tests" / "games" / "tiered_tiles.cards", 2, range(2))
     assert kinds["flip"] > 0
+
+
+def test_a_declared_event_with_the_log_on_is_logged_and_fired_without_announce_all(monkeypatch):
+    """Space War's `announce before_battle (...)` and `battle_won (...)`: once announced, a
+    generated `announce` calls its logged `one` (`Triggers.quiet_ones`: the line, then the
+    triggers) instead of `announce_all`; the log is the general way's (test above, and
+    tests/test_log_equality.py)."""
+    from cardsmith.interpreter import triggers
+    calls: collections.Counter = collections.Counter()
+    general = triggers.Triggers.announce_all
+
+    def counting(self, event, param_sets, span):
+        calls[event] += 1
+        return general(self, event, param_sets, span)
+    monkeypatch.setattr(triggers.Triggers, "announce_all", counting)
+    game = load_game(str(ROOT / "games" / "space_war_in_space.cards"))
+    eng = run_game(game, 2, 3, log=True)
+    logged = [e for e in eng.event_log.events if e["event"] == "event"]
+    assert {e["name"] for e in logged} >= {"before_battle", "battle_won"}
+    assert len(logged) > 20
+    assert calls["before_battle"] <= 1 and calls["battle_won"] <= 1, calls
+
+
+def test_a_generated_move_tells_the_log_itself_where_no_tally_watches(monkeypatch):
+    """The generated moves call the log's `moved` / `move` at once where only the log watches;
+    with a tally, `noted1` / `noted_all` tell both (tests/test_moves_quiet.py: the same ends)."""
+    import sys
+    noted = []      # the generated code's calls (Machine.move calls them too, for its own moves)
+    for name in ("noted1", "noted_all"):
+        general = getattr(machine_mod.Machine, name)
+        monkeypatch.setattr(machine_mod.Machine, name, lambda self, *a, _g=general, **k: (
+            noted.append(sys._getframe(1).f_code.co_filename.startswith("<cardsmith")), _g(self, *a, **k))[1])
+    game = load_game(str(ROOT / "games" / "space_war_in_space.cards"))
+    run_game(game, 2, 3, log=True)
+    assert not any(noted)
+    from cardsmith.interpreter.report import Tally
+    run_game(game, 2, 3, log=True, tally=Tally(cards=True))
+    assert any(noted)
