@@ -561,34 +561,43 @@ class EventLog:
                         made = self._word(m, event, params, span)
                         if made is not None and len(self._words) < _MAX_WORDS:
                             self._words[key] = made
-            if made is not None and (size := self.bytes + made[2]) <= MAX_LOG_BYTES:     # (past it, `emit` below stops the game)
-                self.bytes = size
-                st = m.st
-                n = st.event_n = st.event_n + 1
-                if made[4]:         # its cards: who may read each name now
-                    pieces = made[3]
-                    hidden = None
-                    for i, c in made[4]:
-                        who = None if m.looks else self._seers.get((st.card_zone[c], st.face_up[c]))
-                        if who is None:     # (`seers`, inlined)
-                            who = self.seers(m, c)
-                        if who is not EVERYONE:
-                            if hidden is None:
-                                hidden = list(pieces)
-                            hidden[i] = Seen(pieces[i], who)
-                    if hidden is not None:
-                        self._parts[len(self._events) + len(self._pending)] = tuple(hidden)
-                rule = self._rules.get(id(span))
-                if rule is None:
-                    rule = self._rule(m, span)
-                path = st.step_path
-                self._pending.append((n, st.round, "event", rule, path[-1] if path else "", made[1]))
-                self._data.append(made)
+            if made is not None and self.said(m, made, span):
                 return
         shown, pieces, hidden, _cards = self._words_of(m, event, params, span)
         self.emit(m, "event", span, shown, "".join(pieces), weight=None)
         if hidden is not None:      # what `emit` keeps for a text with such parts (for `seen_by`)
             self._parts[len(self) - 1] = tuple([hidden.get(i, piece) for i, piece in enumerate(pieces)])
+
+    def said(self, m, made: _Words, span) -> bool:
+        """Record a declared event by its words made once (`announced`; `triggers._logged_one`
+        finds them by the values themselves): who may read each card's name asked now. False,
+        nothing recorded, past the log's bound (`announced` then stops the game as `emit` does)."""
+        size = self.bytes + made[2]
+        if size > MAX_LOG_BYTES:
+            return False
+        self.bytes = size
+        st = m.st
+        n = st.event_n = st.event_n + 1
+        if made[4]:         # its cards: who may read each name now
+            pieces = made[3]
+            hidden = None
+            for i, c in made[4]:
+                who = None if m.looks else self._seers.get((st.card_zone[c], st.face_up[c]))
+                if who is None:     # (`seers`, inlined)
+                    who = self.seers(m, c)
+                if who is not EVERYONE:
+                    if hidden is None:
+                        hidden = list(pieces)
+                    hidden[i] = Seen(pieces[i], who)
+            if hidden is not None:
+                self._parts[len(self._events) + len(self._pending)] = tuple(hidden)
+        rule = self._rules.get(id(span))
+        if rule is None:
+            rule = self._rule(m, span)
+        path = st.step_path
+        self._pending.append((n, st.round, "event", rule, path[-1] if path else "", made[1]))
+        self._data.append(made)
+        return True
 
     def _word(self, m, event: str, params: dict, span):
         """A declared event's words for `_words`: its data, text, what it adds to the log's size,

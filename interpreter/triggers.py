@@ -40,6 +40,7 @@ from cardsmith.dsl.registry import (ACTION_USED, COUNTERED, CREATED, DESTROYED, 
 from cardsmith.dsl.bounds import MAX_FRAMES
 from cardsmith.dsl.types import CARD, CARD_PSEUDO_FIELDS, Scope
 
+from .log import _SCALARS        # the values whose words a declared event's line makes once
 from .state import Frame
 
 # The engine's events whose `instead of` replaces the thing itself (the move, the flip, the
@@ -311,24 +312,40 @@ def _no_one(m, span, *values) -> None:
 
 def _logged_one(m, event: str, one):
     """`one` of a declared event only triggers answer, on a machine whose log is on: the event's
-    line (`EventLog.announced`, given the parameters' dict an `announce` would make: the values
-    by the declared names, in order), then its triggers (`one`), as `announce_all` does. Written
-    for one and two parameters (a call with `*values` would leave Python's fast call); None for
-    the others, which `announce_all` announces."""
+    line, then its triggers (`one`), as `announce_all` does. The line's words are found by the
+    values themselves where they are numbers or texts (or, for one parameter, a list of them):
+    the key `EventLog.announced` makes of the parameters' dict (the event, the declared names in
+    order, the values, a list as a tuple), its words recorded by `EventLog.said`; any other
+    value, words not made yet, or a log past its bound, goes to `announced` with that dict.
+    Written for one and two parameters (a call with `*values` would leave Python's fast call);
+    None for the others, which `announce_all` announces."""
     names = [p.name for p in m.prog.decls.events[event].params]
-    announced = m.log.announced
+    log = m.log         # (its `_words` is looked up each time: `_share` may give it the program's)
+    announced, said = log.announced, log.said
     if len(names) == 1:
         [a] = names
 
         def logged1(m, span, x):
-            announced(m, event, {a: x}, span)
+            cls = x.__class__
+            if cls is int or cls is str:
+                made = log._words.get((event, a, x))
+            elif cls is list and _SCALARS.issuperset(map(type, x)):
+                made = log._words.get((event, a, tuple(x)))
+            else:
+                made = None
+            if made is None or not said(m, made, span):
+                announced(m, event, {a: x}, span)
             return one(m, span, x)
         return logged1
     if len(names) == 2:
         a, b = names
 
         def logged2(m, span, x, y):
-            announced(m, event, {a: x, b: y}, span)
+            cls, cly = x.__class__, y.__class__
+            made = log._words.get((event, a, b, x, y)) if (cls is int or cls is str) and (cly is int or cly is str) \
+                else None
+            if made is None or not said(m, made, span):
+                announced(m, event, {a: x, b: y}, span)
             return one(m, span, x, y)
         return logged2
     return None

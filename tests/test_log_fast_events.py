@@ -161,3 +161,37 @@ def test_a_generated_move_tells_the_log_itself_where_no_tally_watches(monkeypatc
     from cardsmith.interpreter.report import Tally
     run_game(game, 2, 3, log=True, tally=Tally(cards=True))
     assert any(noted)
+
+
+@pytest.mark.parametrize("path", [p for p in GAMES if p.exists()], ids=lambda p: p.stem)
+def test_a_declared_event_logged_by_its_values_is_logged_as_announce_all_logs_it(path, monkeypatch):
+    """`triggers._logged_one` finds an event's words by the values themselves (`EventLog.said`);
+    without it every `announce` goes through `announce_all` and `EventLog.announced`."""
+    from cardsmith.interpreter import triggers
+    game = load_game(str(path))
+    runs = [(players, seed) for players in sorted({game.min_players, game.max_players}) for seed in range(3)]
+    short = [_played(game, players, seed) for players, seed in runs]
+    monkeypatch.setattr(triggers, "_logged_one", lambda m, event, one: None)
+    game = load_game(str(path))
+    assert [_played(game, players, seed) for players, seed in runs] == short
+
+
+def test_space_war_finds_its_events_words_by_their_values(monkeypatch):
+    """Once made, a declared event's words are found without the parameters' dict: `announced`
+    is called only for words not made yet (a few a game), `said` for every line."""
+    calls: collections.Counter = collections.Counter()
+    for name in ("announced", "said"):
+        general = getattr(EventLog, name)
+        monkeypatch.setattr(EventLog, name, lambda self, *a, _g=general, _n=name, **k: (
+            calls.update([_n]), _g(self, *a, **k))[1])
+    game = load_game(str(ROOT / "games" / "space_war_in_space.cards"))
+    first = run_game(game, 2, 3, log=True).event_log
+    words = first._words            # the program's, shared by its games (`EventLog._share`)
+    made = len(words)
+    calls.clear()
+    eng = run_game(game, 2, 4, log=True)
+    assert eng.event_log._words is words
+    lines = sum(e["event"] == "event" for e in eng.event_log.events)
+    assert calls["said"] == lines > 20     # (`announced` records by `said` too)
+    # each for words it made, or the first of each event on this machine (by `announce_all`)
+    assert calls["announced"] <= len(words) - made + len(game.decls.events) < lines, calls
