@@ -57,18 +57,25 @@ class Decisions:
         if st.work > self.max_steps:
             charge(self, 0, span)   # past the bound: its located error
         drawn = self.drawn
-        if drawn is not None and (draw := drawn[player]) is not None and not self.dirty & self.prog.check_mask:
+        if (drawn is not None and (draw := drawn[player]) is not None and not self.dirty & self.prog.check_mask
+                and (not self.log.on or kind == "flag" or kind == "player" or (kind == "card" and None not in options)
+                     or (kind.__class__ is tuple and kind[0] == "enum"))):
             # a random agent's answer, drawn now (RandomAgent.choose: randrange, as
             # Random._randbelow_with_getrandbits draws it), as a decision of one option is taken:
             # where the machine would stop, answer and go on, it draws the same index, and here no
-            # end check waits to be looked at first (nothing it reads changed since the last look)
+            # end check waits to be looked at first (nothing it reads changed since the last look).
+            # With the log on, the answer is logged as `decide` logs it, for a question whose
+            # options' labels are made when first read (below: making the others may fail, so
+            # such a question stops as it would for any agent)
             k = n.bit_length()
             index = draw(k)
             while index >= n:
                 index = draw(k)
-            st.frames[-1].env[var] = options[index]
+            value = st.frames[-1].env[var] = options[index]
             if self.tally is not None:
                 self.tally.real += 1
+            if self.log.on:
+                self._log_choice(player, prompt, value, span, "chosen", secret, kind)
             return None
         # the labels of cards, yes / no, players and an enum's members are made when first read
         # (`pending_labels`): nothing changes while the decision waits, and making them can neither

@@ -561,11 +561,12 @@ class Machine(Triggers, Decisions, Scenarios):
             if len(cards) == 1:
                 c = cards[0]
                 src = card_zone[c]
-                was_up = face_up[c]
-                # who could see the card before it moved may read its name in the log: a card
-                # looked at by its `$seen_by` (`log.seers`, before `_forget`), else by the zones'
-                # rules alone, which `log.moved` keeps per (from, facing, to)
-                before = self.log.seers(self, c) if log_on and looks else None
+                if log_on:
+                    # who could see the card before it moved may read its name in the log: a
+                    # card looked at by its `$seen_by` (`log.seers`, before `_forget`), else by
+                    # the zones' rules alone, which `log.moved` keeps per (from, facing, to)
+                    was_up = face_up[c]
+                    before = self.log.seers(self, c) if looks else None
                 learners = None     # who learns the card if it is revealed (`_unaware`)
                 # where only triggers pinned to a card answer `revealed` (quiet_cards: no history,
                 # tally nor window), a card none of them holds adds nothing to the moment
@@ -574,6 +575,7 @@ class Machine(Triggers, Decisions, Scenarios):
                     if looks:
                         learners = self._unaware(cards, face)[0]
                     else:
+                        was_up = face_up[c]
                         if not (was_up and self.zone_info[src][2]) and (was_up if face is None else True):
                             got = self._seen_in.get((src, was_up)) if self._seen_in is not None else None
                             learners = list(got[1] if got is not None else self._blind(src, was_up))
@@ -613,8 +615,12 @@ class Machine(Triggers, Decisions, Scenarios):
                 if self.prog.discards:      # past a zone's cap: its owner discards down (interpreter/caps.py)
                     caps.over(self, key)
                 return True
-            # per card, who learns it if it is revealed, worked out before any moves (`_unaware`)
-            learners = self._unaware(cards, face) if reveal and face != "down" else None
+            # per card, who learns it if it is revealed, worked out before any moves (`_unaware`);
+            # where only triggers pinned to a card answer `revealed` (quiet_cards), not when none
+            # of the cards is pinned: revealing them adds nothing to the moment
+            pins = self.quiet_cards(REVEALED) if reveal else None
+            learners = self._unaware(cards, face) \
+                if reveal and face != "down" and (pins is None or not pins.isdisjoint(cards)) else None
             sources = []
             self._put(cards, key, dest, place, face, owner_seat, sources)
             if looks:
@@ -874,42 +880,41 @@ class Machine(Triggers, Decisions, Scenarios):
             if flipped:
                 self.dirty |= ZONES
                 self.ver += len(flipped)
-        elif not (remembers or self.looks):
-            # only the log and `revealed` (when the cards turn up) listen: the cards turn, the log
-            # names each (`log.flipped`: who may read the name kept per zone and facing), and each
-            # one that lies in a public zone is revealed to the seats that could not see it lying
-            # face down there (`_blind`, its zone's rule looked up once), the versions counted as
-            # below; the events in the order of the general path's (`flipped`, then `revealed`,
+        elif knew is not None and not (remembers or self.looks):
+            # only `revealed` (so `up`) and the log listen: the cards turn, and each one that lies
+            # in a public zone is revealed to the seats that could not see it lying face down there
+            # (`_blind`, its zone's rule looked up once), the versions counted as below; the events
+            # in the order of the general path's (the cards' lines, `flipped`, then `revealed`,
             # raised even with no card shown)
-            reveal = knew is not None       # (turned up, and `revealed` listens)
             public_of, card_zone = self._public_of, st.card_zone
             seen_in = self._seen_in or {}
             shown = []
             # where only pinned triggers answer `revealed` (quiet_cards), the parameters of the
             # cards none of them holds are not made: they add nothing to the moment
-            pins = self.quiet_cards(REVEALED) if reveal else None
+            pins = self.quiet_cards(REVEALED)
             for c in cards:
-                was_up = face_up[c]
-                if was_up != up:
+                if face_up[c] != up:
                     z = card_zone[c]
-                    if reveal and public_of[z] and (pins is None or c in pins):
-                        got = seen_in.get((z, was_up))
+                    if public_of[z] and (pins is None or c in pins):
+                        got = seen_in.get((z, face_up[c]))
                         if got is None:
-                            self._seeing(z, was_up)
+                            self._seeing(z, face_up[c])
                             seen_in = self._seen_in
-                            got = seen_in[(z, was_up)]
+                            got = seen_in[(z, face_up[c])]
                         shown.append({"card": c, "learners": list(got[1])})
                     face_up[c] = up
                     flipped.append(c)
-                    if log_on:
-                        self.log.flipped(self, c, z, was_up, up, span)
             if not flipped:
                 return True
             self.dirty |= ZONES
             self.ver += len(flipped)
+            if log_on:      # each card's line, as the general path logs it (each turned from `not up`)
+                flipped_log = self.log.flipped
+                for c in flipped:
+                    flipped_log(self, c, card_zone[c], not up, up, span)
             if FLIPPED in self.listened:
                 self._flipped(flipped, span)
-            if reveal and (shown or pins is None):
+            if shown or pins is None:
                 self.announce_all(REVEALED, shown, span)
             return True
         else:
@@ -930,14 +935,20 @@ class Machine(Triggers, Decisions, Scenarios):
                         seen_in = self._seen_in
                     else:
                         knew.append(())
-                    before = self.log.seers(self, c) if log_on else None
+                    # who could see it before may read its name in the log: a card looked at by
+                    # its `$seen_by` (`log.seers`), else by its zone's rule (`log.flipped`)
+                    was_up = face_up[c]
+                    before = self.log.seers(self, c) if log_on and looks else None
                     face_up[c] = up
                     self.dirty |= ZONES
                     self.ver += 1
                     flipped.append(c)
                     if log_on:
-                        self.log.emit(self, "flip", span, {"card": self.card_label(c), "face": "up" if up else "down"},
-                                      [self.log.card(self, c, before), f" is flipped face {'up' if up else 'down'}"])
+                        if before is None:
+                            self.log.flipped(self, c, card_zone[c], was_up, up, span)
+                        else:
+                            self.log.emit(self, "flip", span, {"card": self.card_label(c), "face": "up" if up else "down"},
+                                          [self.log.card(self, c, before), f" is flipped face {'up' if up else 'down'}"])
         # one flip of several cards is one moment: their triggers are ordered together
         if flipped and FLIPPED in self.listened:
             self._flipped(flipped, span)

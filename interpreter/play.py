@@ -54,9 +54,10 @@ def run_game(game, players: int, seed: int, agents: Sequence[Agent] | None = Non
     bits = [random_bits(agent) for agent in agents]
     st = eng.m.st
     decide, run = eng.m.decide, eng.m.run
-    if not log and observe is None and any(draw is not None for draw in bits):
+    if observe is None and any(draw is not None for draw in bits):
         # nobody reads a decision between two answers: the random seats answer as the machine
-        # asks (Decisions.ask), each drawing what it would have drawn here
+        # asks (Decisions.ask), each drawing what it would have drawn here, logged as `decide`
+        # logs it
         eng.m.drawn = bits
     try:
         _loop(eng, agents, observe, st, searches, views, bits, decide, run)

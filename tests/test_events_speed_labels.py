@@ -68,15 +68,32 @@ def test_a_wrong_answer_names_the_labels():
     assert ", ".join(eng.pending.options) in str(err.value)
 
 
+@pytest.mark.parametrize("log", [True, False], ids=["log", "no_log"])
 @pytest.mark.parametrize("path,players", GAMES)
-def test_random_agents_drawn_from_the_count_answer_as_choose_does(path, players):
+def test_random_agents_drawn_from_the_count_answer_as_choose_does(path, players, log):
+    """Drawn as the machine asks (`Decisions.ask`), with the log on too (each answer logged as
+    `decide` logs it: the same lines, and the same for each player's own log)."""
     game = load_game(str(ROOT / path))
     for seed in range(3):
-        fast = run_game(game, players, seed, log=True)
-        asked = run_game(game, players, seed, agents=[_Asking(seed * 1000 + s) for s in range(players)], log=True)
+        fast = run_game(game, players, seed, log=log)
+        asked = run_game(game, players, seed, agents=[_Asking(seed * 1000 + s) for s in range(players)], log=log)
         assert fast.log_jsonl() == asked.log_jsonl()
+        assert [fast.log_seen_by(p) for p in range(players)] == [asked.log_seen_by(p) for p in range(players)]
         assert fast.result == asked.result
         assert fast.state.to_dict() == asked.state.to_dict()
+
+
+def test_with_the_log_on_random_answers_are_drawn_where_the_machine_asks(monkeypatch):
+    """Battlefield's picks of cards (secret ones too) are drawn in `ask` with the log on: the
+    play loop decides none of the chosen ones but the first (asked while the engine starts,
+    before `run_game` hands the machine its draws)."""
+    decided = []
+    decide = decisions.Decisions.decide
+    monkeypatch.setattr(decisions.Decisions, "decide", lambda m, i: (decided.append(i), decide(m, i))[1])
+    eng = run_game(load_game(str(ROOT / "games/battlefield_space.cards")), 2, 1, log=True)
+    chosen = [e for e in eng.event_log.events if e["event"] == "choice" and e["how"] == "chosen"]
+    assert len(chosen) > 20 and any(e["secret"] for e in chosen)
+    assert len(decided) == 1
 
 
 def test_a_game_aborted_between_random_answers_ends_its_log_as_before():
