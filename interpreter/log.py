@@ -152,6 +152,7 @@ class EventLog:
         self._flips: dict = {}                 # (zone, was up, up) → words, face, who reads (`flipped`)
         self._sets: dict = {}                  # (kind, owner, name) → words before a value, what (`assigned`)
         self._card_names: list = []            # the program's (a move of several cards keeps numbers)
+        self._name_lens: list | None = None    # the lengths of the program's card names (`move`)
         self._groups: dict = {}                # (to, place, face, *froms) → words of a move of cards (`move`)
         self._group_tails: dict = {}           # (froms, to, place, face) → the words after their count (`_group`)
         self._seers: dict = {}                 # (zone key, face up) → who may see a card there
@@ -762,7 +763,12 @@ class EventLog:
                 way = self._group(m, sources, key, place, face, span)
         text, uniq, hidden_dest, fixed = way
         names = m.card_names
-        size = self.bytes + fixed + sum(map(len, map(names.__getitem__, cards)))
+        lens = self._name_lens      # the cards' names' lengths, a list per program (`_lengths`)
+        if lens is None:
+            lens = self._lengths(m)
+        size = self.bytes + fixed
+        for c in cards:             # (a loop: two `map`s and `sum` cost more for the usual few)
+            size += lens[c]
         if size > MAX_LOG_BYTES:        # `emit` stops the game
             names = [m.card_label(c) for c in cards]
             self.emit(m, "move", span, {"cards": names, "from": list(uniq), "to": key, "face": face or "",
@@ -778,6 +784,15 @@ class EventLog:
         self._card_names = names
         self._pending.append((n, st.round, "move", rule, path[-1] if path else "", text,     # with its data
                               tuple(cards), uniq, key, face, hidden_dest))
+
+    def _lengths(self, m) -> list:
+        """The lengths of the program's card names (`move` adds those of the cards it moves to
+        the log's size), made once per program and kept with it."""
+        lens = m.prog.__dict__.get("_name_lengths")
+        if lens is None:
+            lens = m.prog.__dict__["_name_lengths"] = [len(name) for name in m.card_names]
+        self._name_lens = lens
+        return lens
 
     def _group(self, m, sources, key, place, face, span) -> tuple:
         """For `move` of several cards: its text ("3 cards from A to B face up"), the zones they
