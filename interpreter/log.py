@@ -671,7 +671,8 @@ class EventLog:
 
     def begins(self, m, kind: str, name: str, span) -> None:
         """`step Reveal begins` (or phase): its text, size and rule made once per step (by the
-        id of its span, the span kept with them); recorded with its one datum, {"name": name}."""
+        id of its span, the span kept with them); recorded with its one datum, {"name": name}.
+        Called with the step's name just put on `step_path` (its event's step is itself)."""
         made = self._begins.get(id(span))
         if made is None:        # (a step statement's span: its kind and name; kept in `made`, so its id is its own)
             if not self._shared:
@@ -689,8 +690,9 @@ class EventLog:
         self.bytes = size               # recorded here as `emit` records it
         st = m.st
         n = st.event_n = st.event_n + 1
-        path = st.step_path
-        self._pending.append((n, st.round, kind, made[2], path[-1] if path else "", made[0], "name", name))
+        # its step is itself: both callers (Machine.begin_step and the generated step) put the
+        # name on `step_path` just before
+        self._pending.append((n, st.round, kind, made[2], name, made[0], "name", name))
 
     def emit1(self, m, kind: str, span, key: str, value, text: str) -> None:
         """`emit(m, kind, span, {key: value}, text)` for an event with one datum, a number, a

@@ -103,6 +103,7 @@ def test_a_one_datum_event_records_what_emit_writes():
 def test_a_step_begins_records_what_emit_writes():
     eng, m, span = _machine()
     fast, general = EventLog(True, eng.player_names), EventLog(True, eng.player_names)
+    m.st.step_path.append("Reveal")     # as `begins`' callers do, just before (Machine.begin_step)
     m.log = fast
     fast.begins(m, "step", "Reveal", span)
     fast.begins(m, "step", "Reveal", span)
