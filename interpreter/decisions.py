@@ -27,6 +27,15 @@ from .log import is_menu
 MAX_LISTED_OPTIONS = 12        # a scripted answer that is no option: the options named, then "and N more"
 
 
+def _labelled_later(kind, options) -> bool:
+    """Whether a question's options are labelled when first read (`Decisions.pending_labels`):
+    cards (none of them "nothing"), yes / no, players and an enum's members, whose labels can
+    neither fail nor change while the question waits; any other kind's are made when it is asked,
+    where making them may fail (a text past its bound)."""
+    return (kind == "flag" or kind == "player" or (kind == "card" and None not in options)
+            or (kind.__class__ is tuple and kind[0] == "enum"))
+
+
 class Decisions:
     """The machine's decisions and the scenario's scripted answers (see the module docstring)."""
 
@@ -58,8 +67,7 @@ class Decisions:
             charge(self, 0, span)   # past the bound: its located error
         drawn = self.drawn
         if (drawn is not None and (draw := drawn[player]) is not None and not self.dirty & self.prog.check_mask
-                and (not self.log.on or kind == "flag" or kind == "player" or (kind == "card" and None not in options)
-                     or (kind.__class__ is tuple and kind[0] == "enum"))):
+                and (not self.log.on or _labelled_later(kind, options))):
             # a random agent's answer, drawn now (RandomAgent.choose: randrange, as
             # Random._randbelow_with_getrandbits draws it), as a decision of one option is taken:
             # where the machine would stop, answer and go on, it draws the same index, and here no
@@ -77,16 +85,8 @@ class Decisions:
             if self.log.on:
                 self._log_choice(player, prompt, value, span, "chosen", secret, kind)
             return None
-        # the labels of cards, yes / no, players and an enum's members are made when first read
-        # (`pending_labels`): nothing changes while the decision waits, and making them can neither
-        # fail nor change the state; any other kind's are made now, where making them may fail (a
-        # text past its bound)
-        if kind == "card":
-            labels = None if None not in options else self.log.option_labels(self, options, kind, span, player)
-        elif kind == "flag" or kind == "player" or (kind.__class__ is tuple and kind[0] == "enum"):
-            labels = None
-        else:
-            labels = self.log.option_labels(self, options, kind, span, player)
+        # labels made when first read, or now (`_labelled_later`)
+        labels = None if _labelled_later(kind, options) else self.log.option_labels(self, options, kind, span, player)
         self.brk = True
         st.pending = {"player": player, "prompt": prompt, "options": list(options), "labels": labels,
                       "var": var, "kind": kind if kind.__class__ is str else list(kind),

@@ -945,11 +945,12 @@ class EventLog:
         self._sets[(kind, owner, name)] = way
         return way
 
-    def flipped(self, m, c: int, key: str, was_up: bool, up: bool, span) -> None:
-        """Card `c`, lying in zone `key`, turned from `was_up` to `up` (machine.flip, where nobody
-        looked at a card): recorded as `emit` records the event of the general path, "Bolt is
-        flipped face up", its name read by who could see it before or may see it now. Its words
-        and who reads the name are made once per (zone, facing before, facing after): `_flips`."""
+    def flipped(self, m, c: int, key: str, was_up: bool, up: bool, span, before=None) -> None:
+        """Card `c`, lying in zone `key`, turned from `was_up` to `up` (machine.flip): "Bolt is
+        flipped face up", its name read by who could see it before or may see it now. Where no
+        card was looked at, its words and who reads the name are made once per (zone, facing
+        before, facing after): `_flips`, recorded as `emit` records the general text; else
+        `before` is who could see the card before it turned (`seers`, its `$seen_by` with it)."""
         way = self._flips.get((key, was_up, up))
         if way is None and not self._shared:
             self._share(m)
@@ -961,9 +962,11 @@ class EventLog:
         text = name + tail
         length = len(text)
         size = self.bytes + (_EVENT_OVERHEAD + 2 * _DATUM) + length
-        if length > MAX_RUNTIME_STRING or size > MAX_LOG_BYTES or m.prog.backs:
-            # too long a text, past the bound, or a name others read as its back: `emit` says which
-            before = seers(rule_of(m.zone_info[key][0]), m.zone_info[key][1], was_up)
+        if length > MAX_RUNTIME_STRING or size > MAX_LOG_BYTES or m.prog.backs or before is not None:
+            # too long a text, past the bound, a name others read as its back, or a card looked
+            # at: the general text (`emit` says which of the first two)
+            if before is None:
+                before = seers(rule_of(m.zone_info[key][0]), m.zone_info[key][1], was_up)
             self.emit(m, "flip", span, {"card": name, "face": face}, [self.card(m, c, before), tail])
             return
         self.bytes = size           # some may not read the name: the text's parts are kept

@@ -944,11 +944,7 @@ class Machine(Triggers, Decisions, Scenarios):
                     self.ver += 1
                     flipped.append(c)
                     if log_on:
-                        if before is None:
-                            self.log.flipped(self, c, card_zone[c], was_up, up, span)
-                        else:
-                            self.log.emit(self, "flip", span, {"card": self.card_label(c), "face": "up" if up else "down"},
-                                          [self.log.card(self, c, before), f" is flipped face {'up' if up else 'down'}"])
+                        self.log.flipped(self, c, card_zone[c], was_up, up, span, before)
         # one flip of several cards is one moment: their triggers are ordered together
         if flipped and FLIPPED in self.listened:
             self._flipped(flipped, span)

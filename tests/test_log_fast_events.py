@@ -31,9 +31,10 @@ GAMES = [ROOT / "games" / "battlefield_space.cards", ROOT / "games" / "space_war
 
 
 # ---- the general way, as the machine, the triggers and the decisions wrote it before
-def _flipped(self, m, c, key, was_up, up, span):
-    decl, seat, _public = m.zone_info[key]
-    before = seers(rule_of(decl), seat, was_up)
+def _flipped(self, m, c, key, was_up, up, span, before=None):
+    if before is None:          # (a card looked at: who could see it before, given)
+        decl, seat, _public = m.zone_info[key]
+        before = seers(rule_of(decl), seat, was_up)
     self.emit(m, "flip", span, {"card": m.card_label(c), "face": "up" if up else "down"},
               [self.card(m, c, before), f" is flipped face {'up' if up else 'down'}"])
 
