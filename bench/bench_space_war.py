@@ -4,7 +4,7 @@ Plays "Space War: in Space!" with random bots, N games per batch, for 2 and 4
 players, R repeats, interleaving reference and interpreter batches in one run,
 and prints the median speed of each plus the slowdown factor.
 
-    python bench/bench_space_war.py [--games N] [--repeats R] [--log] [--clock cpu]
+    python bench/bench_space_war.py [--games N] [--repeats R] [--log] [--clock cpu] [--floor]
 
 See bench/README.md for how to read the numbers.
 """
@@ -27,6 +27,7 @@ PLAYER_COUNTS = (2, 4)
 
 sys.path.insert(0, str(HERE))
 from reference_space_war import play_game as reference_play  # noqa: E402
+from floor_space_war import play_game as floor_play  # noqa: E402
 
 
 def _import_cardsmith():
@@ -82,6 +83,10 @@ def _reference_rounds(players: int, seed: int) -> int:
     return reference_play(players, seed)["rounds"]
 
 
+def _floor_rounds(players: int, seed: int) -> int:
+    return floor_play(players, seed)["rounds"]
+
+
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
@@ -99,6 +104,9 @@ def main(argv=None) -> dict:
     ap.add_argument("--games", type=int, default=200, help="games per batch (default 200)")
     ap.add_argument("--repeats", type=int, default=5, help="batches per side (default 5)")
     ap.add_argument("--log", action="store_true", help="let the interpreter keep its event log (default off)")
+    ap.add_argument("--floor", action="store_true",
+                    help="time a third side too: the reference's rules hand-written on cardsmith's state model "
+                         "(floor_space_war.py), the best a compiler keeping that model could do")
     ap.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                     help="wall: elapsed time (default); cpu: this process's CPU time, which leaves out the "
                          "time spent waiting for a core on a busy shared machine")
@@ -110,14 +118,19 @@ def main(argv=None) -> dict:
     interp = Interpreter(log=args.log)
     for n in PLAYER_COUNTS:
         reference_play(n, 0)    # warm-up, untimed
+        if args.floor:
+            floor_play(n, 0)
         interp.warm_up(n)       # first run: any exception marks the side unavailable
 
     times = {("ref", n): [] for n in PLAYER_COUNTS}
     times.update({("interp", n): [] for n in PLAYER_COUNTS})
+    if args.floor:
+        times.update({("floor", n): [] for n in PLAYER_COUNTS})
     rounds = {key: 0 for key in times}
     for r in range(args.repeats):
         for n in PLAYER_COUNTS:
-            sides = [("ref", _reference_rounds), ("interp", None)]
+            sides = [("ref", _reference_rounds)] + ([("floor", _floor_rounds)] if args.floor else []) \
+                + [("interp", None)]
             if r % 2:                       # alternate which side goes first
                 sides.reverse()
             for side, play in sides:
@@ -128,7 +141,7 @@ def main(argv=None) -> dict:
                 try:
                     elapsed, contests = time_batch(play, n, seeds, CLOCKS[args.clock])
                 except Exception as exc:
-                    if side == "ref":
+                    if side != "interp":
                         raise
                     interp.error = _error(exc)
                     for m in PLAYER_COUNTS:     # report no partial interpreter numbers
@@ -177,6 +190,15 @@ def main(argv=None) -> dict:
             "reference_contests_per_game": round(ref_mean, 1),
             "interpreter_contests_per_game": round(itp_mean, 1) if itp_mean else None,
         }
+        if args.floor:
+            flo = gps("floor", n)
+            summary["results"][str(n)].update({
+                "floor_games_per_s": round(flo, 2),
+                "ratio_floor_over_ref_time": round(ref / flo, 2),
+                "ratio_interp_over_floor_time": round(flo / itp, 2) if itp else None,
+            })
+            print(f"{'':>7}  floor (the reference's rules on cardsmith's state model): {flo:.1f} g/s, "
+                  f"{ref / flo:.2f}x the reference" + (f"; the interpreter {flo / itp:.2f}x the floor" if itp else ""))
     if interp.error is not None:
         print(f"interpreter not available: {interp.error}")
     print(json.dumps(summary, sort_keys=True))
