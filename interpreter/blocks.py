@@ -53,8 +53,9 @@ class Snippet:
                             written out, which dirties only the zones (brk and the mask's parts
                             are clear as an instruction begins: a block leaves when they are set)
     ("retw", None, indent)  leave the block as after a primitive that watched
-    ("call", (code id, name, span ref, ((param, argument source), ...)), indent)  call a procedure
-                            with the env `_i` (the snippet's first line builds it): run to its
+    ("call", (code id, name, span ref, ((param, argument source), ...)[, keys]), indent)  call a
+                            procedure with the env `_i` (the snippet's first line builds it; `keys`:
+                            those it puts in after the parameters, `$you` / `$this`): run to its
                             end right here, as one function when its code is `flat`, else with
                             its frame pushed (`Machine.call_in`), left to the run loop if it stops
     ("enter", code id, indent)  push a frame of that code with an empty env and run it as a
@@ -527,7 +528,10 @@ def _guarded_call(program, lines):
     for p in given:
         names.setdefault(p, f"_pv1{len(names):02d}")
     head = [f"{names[p]} = {src}" for p, src in pairs]
-    build = [f"_i = {{{', '.join(f'{p!r}: {names[p]}' for p in given)}}}", *lines[1:-1]]
+    # the keys the display passes on after the parameters (`$you`, `$this`: an ability's call)
+    known = lines[-1][1][4] if len(lines[-1][1]) > 4 else ()
+    build = [f"_i = {{{', '.join([*(f'{p!r}: {names[p]}' for p in given), *(f'{k!r}: env[{k!r}]' for k in known)])}}}",
+             *lines[1:-1]]
     return head, f"({made[0][0]})", callee, build
 
 

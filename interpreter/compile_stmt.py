@@ -661,6 +661,16 @@ class StmtCompiler:
         # parameters as Python variables, given these (`blocks._pasted`), else `_i` is its env
         pairs = tuple((p, self.gx(a, ctx, g)) for p, a in zip(proc.params, s.args))
         inner_src = ", ".join(f"{p!r}: {a}" for p, a in pairs)
+        if ctx.sc.this_type is not None:
+            # a card type's ability: its env always holds `$you` and `$this` (ExprGen.in_ability),
+            # so they are passed in the display itself, after the parameters (the order the tests
+            # below put them in); the call's fifth item names them for blocks.py's rebuilt `_i`
+            known = ("$you", "$this")
+            inner_src = ", ".join([*(f"{p!r}: {a}" for p, a in pairs), *(f"{k!r}: env[{k!r}]" for k in known)])
+            full = Snippet((f"_i = {{{inner_src}}}", ("call", (code_id, name, self.k(span), pairs, known), "")))
+            ctx.code.emit(call, s.span, ("call", f"{name}(", tuple(s.args), ")"), full)
+            self._open_code(code_id)
+            return
         passed = ("if '$you' in env: _i['$you'] = env['$you']",
                   "if '$this' in env: _i['$this'] = env['$this']")
         full = Snippet((f"_i = {{{inner_src}}}", *passed, ("call", (code_id, name, self.k(span), pairs), "")))

@@ -118,9 +118,12 @@ def test_a_secret_choice_credits_the_chooser(tmp_path):
 
 
 def _passes_on(game, code_name: str) -> list:
-    """For each call in the code, whether it passes `$you` on."""
+    """For each call in the code, whether it passes `$you` on: tested (`if '$you' in env`), or, in
+    a card type's ability, where it is always there, put in the display itself."""
     code = next(c for c in program_for(game).codes if c.name == code_name)
-    return ["if '$you' in env: _i['$you'] = env['$you']" in snip.lines for snip in code.srcs
+    return ["if '$you' in env: _i['$you'] = env['$you']" in snip.lines
+            or snip.lines[0].startswith("_i = {") and snip.lines[0].endswith("'$you': env['$you'], '$this': env['$this']}")
+            for snip in code.srcs
             if snip is not None and any(not isinstance(line, str) and line[0] == "call" for line in snip.lines)]
 
 

@@ -1,0 +1,125 @@
+"""The generated code's cuts of issue 9's last round (interpreter/compile_stmt.py, blocks.py,
+gen_expr.py): each is written as the test says, and the fused run plays, counts its steps, stops
+at the step bound and locates its errors as the one-closure-at-a-time run does."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cardsmith.dsl.loader import check_source
+from cardsmith.dsl.source import Source
+from cardsmith.interpreter.errors import GameAborted
+from cardsmith.interpreter.machine import Machine
+from cardsmith.interpreter.play import run_game
+from cardsmith.interpreter.program import program_for
+
+GAME = '''game "Round cuts":
+    players: 2 to 3
+
+player has:
+    points: number = 0
+    rounds: number = 0
+
+event gained(p: player)
+
+zone box: shared, ordered, hidden
+zone deck: per player, ordered, hidden
+zone pile: per player, ordered, public
+
+card type Chip:
+    value: number
+    when gained where p = you and this is in cards in your pile:
+        bump(you, value)
+        tally(value)
+        maybe_gain(you)
+
+cards Chip in box:
+    | name   | value | copies |
+    | "Chip" | 1     | 9      |
+    | "Coin" | 2     | 3      |
+
+procedure bump(p, d):
+    "Flat: pasted with its parameters as variables."
+    add d to p's points
+
+procedure tally(d):
+    "Flat, pasted with its env: it reads you (`$you` passed on)."
+    add d to your rounds
+
+procedure maybe_gain(p):
+    "Not flat (it announces what a trigger answers); its body under one if that reads only p (peeled)."
+    if p's points < LIMIT:
+        add 1 to your points
+        announce gained(p)
+
+setup:
+    for each p in players:
+        repeat 4 times:
+            move top card of box to p's deck face down
+
+round "Round":
+    step "Draw":
+        for each p in players:
+            if p's deck is not empty:
+                move top card of p's deck to p's pile face up
+    step "Gain":
+        for each p in players:
+            announce gained(p)
+    if first(players)'s points > 30 or first(players)'s rounds > 12:
+        first(players) wins
+'''
+
+
+def _game(limit="20"):
+    text = GAME.replace("LIMIT", limit)
+    game, diags, _ = check_source(Source("cuts.cards", text))
+    assert game is not None, [d.message for d in diags]
+    return game
+
+
+def _play(game, fused: bool, players=2, seed=0, max_steps=None, log=True):
+    was = Machine.fused
+    Machine.fused = fused
+    try:
+        eng = run_game(game, players, seed, log=log, max_steps=max_steps)
+        st = eng.m.st
+        return json.dumps({"log": eng.m.log.events if log else None, "zones": st.zones, "players": st.players,
+                           "steps": st.steps, "result": eng.result}, sort_keys=True, default=str)
+    except GameAborted as err:
+        return f"aborted: {err}"
+    finally:
+        Machine.fused = was
+
+
+def _sources(game, code_name: str) -> str:
+    run_game(game, 2, 0, log=False)
+    return "\n".join(fn.source for code in program_for(game).codes if code.name.startswith(code_name)
+                     for fn in code.fast if fn is not None and getattr(fn, "source", None))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("log", [True, False])
+def test_fused_plays_as_one_at_a_time(players, log):
+    game = _game()
+    for seed in range(3):
+        assert _play(game, True, players, seed, log=log) == _play(game, False, players, seed, log=log)
+
+
+def test_the_step_bound_stops_on_the_same_instruction():
+    game = _game()
+    full = json.loads(_play(game, False))["steps"]
+    for bound in (full // 3, full // 2 + 1, full - 2):
+        fused, one = _play(game, True, max_steps=bound), _play(game, False, max_steps=bound)
+        assert fused == one and fused.startswith("aborted")
+
+
+def test_an_ability_passes_you_and_this_in_the_display():
+    """A card type's ability always has `$you` and `$this` (ExprGen.in_ability): its calls put them
+    in the callee's env as the display is built, not by a test of each."""
+    game = _game()
+    src = _sources(game, "Chip")
+    assert "'$you' in env" not in src and "'$this' in env" not in src
+    # a call run by `call_in` / pushed, and the peeled guard's rebuilt env
+    assert "'$you': env['$you'], '$this': env['$this']}" in src
+    assert "'p': _pv100, '$you': env['$you'], '$this': env['$this']}" in src
