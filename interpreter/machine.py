@@ -423,6 +423,59 @@ class Machine(Triggers, Decisions, Scenarios):
     def move(self, cards: list, key, place: str, face, span) -> bool | None:
         if not cards:
             return None
+        st = self.st
+        if self.quiet is st and key in self.plain_down:
+            # nobody watches (`quiet`) and the zone has no cap (so it exists and has room): the
+            # cards only change places, unless, in a game that listens to `revealed` only, the
+            # move reveals a card: one lying face down or in a zone that is not public, moved face
+            # up into a public zone, or lying face up in one that is not, moved as it lies (a card
+            # face up in a public zone already, or laid face down, is not revealed: `_unaware`);
+            # and where only triggers pinned to a card answer `revealed` (`quiet_cards`), revealing
+            # a card none of them holds adds nothing to the moment: it counts as not revealed
+            card_zone, face_up = st.card_zone, st.face_up
+            learners = None     # the one card's, when it is revealed (`_unaware`)
+            if face != "down" and self.move_triggers and self._public_of[key]:
+                public_of = self._public_of
+                for c in cards:
+                    up = face_up[c]
+                    if (up and not public_of[card_zone[c]]) if face is None else not (up and public_of[card_zone[c]]):
+                        pins = self.quiet_cards(REVEALED)
+                        if pins is None or c in pins:
+                            if len(cards) > 1 or self.log.on or MOVED in self.listened:
+                                learners = ()       # the general path below
+                                break
+                            # the one card, revealed (the watched path's, with no log, memory nor look)
+                            seen = self._seen_in
+                            got = seen.get((card_zone[c], up)) if seen is not None else None
+                            learners = list(got[1] if got is not None else self._blind(card_zone[c], up))
+            if learners != ():
+                zones = self.zones
+                dest = zones[key]
+                owner_seat = self.plain_down[key]
+                if len(cards) == 1:     # the usual move, one card
+                    c = cards[0]
+                    held = zones[card_zone[c]]
+                    if held[-1] == c:
+                        held.pop()
+                    else:
+                        held.remove(c)
+                    if place == "bottom":
+                        dest.insert(0, c)
+                    else:
+                        dest.append(c)
+                    card_zone[c] = key
+                    if face is not None:
+                        face_up[c] = face == "up"
+                    owner = st.owner
+                    if owner_seat is not None and owner[c] is None:
+                        owner[c] = owner_seat
+                    self.dirty |= ZONES
+                    self.ver += 1
+                    if learners is not None:    # (the zone has no cap: nothing to discard down)
+                        self.announce_all(REVEALED, [{"card": c, "learners": learners}], span)
+                    return True
+                self._put(cards, key, dest, place, face, owner_seat, None)
+                return True
         info = self.zone_info.get(key)
         if info is None:
             raise RuleError(f"no such zone '{key}' in this game (is that player seated?)", span)
@@ -432,40 +485,14 @@ class Machine(Triggers, Decisions, Scenarios):
         if decl.capacity is not None and len(dest) + len(cards) > decl.capacity and decl.discard_into is None:
             raise RuleError(f"'{decl.name}' can hold at most {decl.capacity} cards", span,
                             "check the zone's capacity or the rule that moves cards into it")
-        st = self.st
         card_zone, face_up, owner = st.card_zone, st.face_up, st.owner
         if self.quiet is st:
-            # nobody watches but, in a game that listens to `revealed` only, that event for a card
-            # coming into a public zone (set below): the mode's tests are not made again
+            # a move into a zone without a cap was settled above: plain, or one that reveals a
+            # card; into one with a cap (not in `plain_down`), only where nothing listens to
+            # `revealed` (the mode's tests are not made again)
             tally = None
             tallied = False
-            if not (public and self.move_triggers):
-                plain = True
-            elif key not in self.plain_down:
-                plain = False
-            elif face == "down":
-                plain = True
-            else:
-                # nor does a move reveal a card that lies face up in a public zone already, or will
-                # lie face down (`_unaware`): such a move is plain too; and where only triggers
-                # pinned to a card answer `revealed` (`quiet_cards`), revealing a card none of them
-                # holds adds nothing to the moment: it counts as not revealed
-                public_of = self._public_of
-                plain = True
-                if face is None:
-                    for c in cards:
-                        if face_up[c] and not public_of[card_zone[c]]:
-                            pins = self.quiet_cards(REVEALED)
-                            if pins is None or c in pins:
-                                plain = False
-                                break
-                else:
-                    for c in cards:
-                        if not (face_up[c] and public_of[card_zone[c]]):
-                            pins = self.quiet_cards(REVEALED)
-                            if pins is None or c in pins:
-                                plain = False
-                                break
+            plain = key not in self.plain_down and not (public and self.move_triggers)
         else:
             # where the cards came from matters only to the log, the tally's card tracking and to
             # `moved` / `revealed` triggers
@@ -479,25 +506,6 @@ class Machine(Triggers, Decisions, Scenarios):
         if plain:
             # nobody watches and nobody knows a card: the cards only change places (the loop below,
             # less what it keeps for the log, the triggers and the memory)
-            if len(cards) == 1:     # the usual move, one card: the loop's body once
-                c = cards[0]
-                held = zones[card_zone[c]]
-                if held[-1] == c:
-                    held.pop()
-                else:
-                    held.remove(c)
-                if place == "bottom":
-                    dest.insert(0, c)
-                else:
-                    dest.append(c)
-                card_zone[c] = key
-                if face is not None:
-                    face_up[c] = face == "up"
-                if owner_seat is not None and owner[c] is None:
-                    owner[c] = owner_seat
-                self.dirty |= ZONES
-                self.ver += 1
-                return True
             self._put(cards, key, dest, place, face, owner_seat, None)
             return True
         remembers = self.remembers

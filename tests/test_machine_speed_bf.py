@@ -1,0 +1,74 @@
+"""The step machine's shortcuts measured on Battlefield: Space (interpreter/machine.py), each
+against the general way it stands for:
+
+* `Machine.move` in the quiet state (nobody watches moves), into a zone without a cap: the plain
+  move, or the one card revealed where only `revealed` listens, settled before the zone's
+  declaration is looked up; the state after it (zones, faces, owners, the frames its triggers
+  pushed, the version) must be the general path's.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardsmith.dsl.loader import load_game
+from cardsmith.interpreter.machine import Machine
+from cardsmith.interpreter.play import run_game
+
+ROOT = Path(__file__).resolve().parent.parent
+BATTLEFIELD = ROOT / "games" / "battlefield_space.cards"
+
+
+class _Unread(dict):
+    """`Machine.zone_info` that fails when the zone moved into is looked up: the quiet moves into a
+    zone without a cap do not (a source zone's rule may be, once, for `_seeing`'s table)."""
+    key = None
+
+    def get(self, key, *default):
+        assert key != self.key, "the zone's declaration was looked up"
+        return dict.get(self, key, *default)
+
+    __getitem__ = get
+
+
+def _frames(st) -> list:
+    return [(fr.code_id, fr.pc, dict(fr.env)) for fr in st.frames]
+
+
+def test_a_quiet_move_is_the_general_paths_and_reads_no_zone_declaration(monkeypatch):
+    """Every move made in the quiet state into a zone without a cap, made again from a copy of the
+    state by the general path (`quiet` cleared: it works the mode out afresh): the same zones,
+    faces, owners, frames pushed (the `revealed` triggers) and version; and the quiet move read
+    no zone declaration (`zone_info`)."""
+    orig = Machine.move
+    seen = {"single": 0, "several": 0, "revealed": 0}
+
+    def both(self, cards, key, place, face, span):
+        st = self.st
+        if not (cards and self.quiet is st and key in self.plain_down):
+            return orig(self, cards, key, place, face, span)
+        before = st.clone()
+        ver, info, pushed = self.ver, self.zone_info, len(st.frames)
+        self.zone_info = _Unread(info)
+        self.zone_info.key = key
+        try:
+            got = orig(self, cards, key, place, face, span)
+        finally:
+            self.zone_info = info
+        after = (st.to_dict(), _frames(st), self.ver - ver)
+        seen["single" if len(cards) == 1 else "several"] += 1
+        seen["revealed"] += len(st.frames) > pushed
+        # the general path, from the copy
+        self.attach(before)
+        self.quiet = None
+        self.ver = ver
+        want = orig(self, list(cards), key, place, face, span)
+        assert (before.to_dict(), _frames(before), self.ver - ver) == after and want == got, (cards, key, face)
+        self.attach(st)
+        return got
+
+    monkeypatch.setattr(Machine, "move", both)
+    game = load_game(str(BATTLEFIELD))
+    for seed in range(4):
+        plain = run_game(game, 2, seed, log=False)
+        assert plain.result
+    assert seen["single"] > 50 and seen["several"] > 50 and seen["revealed"] > 20, seen
