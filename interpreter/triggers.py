@@ -186,21 +186,62 @@ def _collector(prog, entries):
             loop += _indent(_indent(block))
             if one is not None:
                 head += _indent(block1)
-    loop.append("    return _fired")
-    source = "\n".join(lines) + "\n\n\n" + "\n".join(loop) + "\n"
+    # `fire(m, _ps, _span)`: `over`'s loop, then what `announce_all` does with what it found
+    # (`Triggers._fire` called); `quick(m, _ps, _span)` (and `one`'s): the same with `_fire`
+    # written out where it is short, for a machine whose log is off (`_fire_lines`)
+    fire = pool.fresh_name("a")
+    quick = pool.fresh_name("a") if _quick_fire(prog) else None
+    source = "\n".join(lines) + "\n\n\n" + "\n".join(loop + ["    return _fired"]) + "\n"
+    source += "\n\n" + "\n".join([f"def {fire}(m, _ps, _span):", *loop[1:], *_fire_lines(pool, event, False)]) + "\n"
+    if quick is not None:
+        source += "\n\n" + "\n".join([f"def {quick}(m, _ps, _span):", *loop[1:], *_fire_lines(pool, event, True)]) + "\n"
     if one is not None:
         # most moments set off nothing: `None`, as `announce_all` returns then
-        head += ["    if _fired:", f"        return m._fire(m.event_plans[{event!r}], {event!r}, _fired, _span)",
-                 "    return None"]
-        source += "\n\n" + "\n".join(head) + "\n"
+        one_quick = pool.fresh_name("a") if quick is not None else None
+        source += "\n\n" + "\n".join(head + _fire_lines(pool, event, False)) + "\n"
+        if one_quick is not None:
+            source += "\n\n" + "\n".join([head[0].replace(f"def {one}(", f"def {one_quick}(", 1), *head[1:],
+                                            *_fire_lines(pool, event, True)]) + "\n"
     fn = pool.compile(source, name, "triggers of an event")
     fn.over = pool.ns[over]
+    fn.over.fire = pool.ns[fire]
+    fn.over.quick = None if quick is None else pool.ns[quick]
+    for made in (fn.over.fire, fn.over.quick):
+        if made is not None:        # the cards a parameter `card` must name, as `over`'s (below)
+            made.cards = frozenset(looked) if keys == {"card"} else None
     if one is not None:
         fn.over.one = pool.ns[one]
+        fn.over.one.quick = None if one_quick is None else pool.ns[one_quick]
     # every entry pinned by `card` (`where card = this`): a parameter set naming no card of them
     # adds nothing (Triggers.quiet_cards); an entry not pinned may fire on any card
     fn.over.cards = frozenset(looked) if keys == {"card"} else None
     return fn
+
+
+def _quick_fire(prog) -> bool:
+    """Whether `Triggers._fire` of one trigger, on a machine whose log is off, is only its frame
+    pushed: ordering one trigger evaluates nothing (`EventPlan.one_unordered`) and no `stack`
+    holds triggers (`EventPlan.stacking`)."""
+    return bool((prog.order_by_seat_only or _plain_order(prog))
+                and not (prog.stacked_triggers and prog.windows_after.get(TRIGGERED)))
+
+
+def _fire_lines(pool, event: str, quick: bool) -> list:
+    """The end of a generated `fire` (or `one`), `_fired` found: nothing found, None (as
+    `announce_all` returns then); else `Triggers._fire` called, or, `quick` (`_quick_fire`, for a
+    machine whose log is off), one trigger's frame pushed as `_fire` pushes it, and `_fire` called
+    for several (to order them)."""
+    call = f"m._fire(m.event_plans[{event!r}], {event!r}, _fired, _span)"
+    if not quick:
+        return ["    if _fired:", f"        return {call}", "    return None"]
+    return ["    if not _fired:", "        return None",
+            "    if len(_fired) > 1:", f"        return {call}",
+            "    _e, _c, _seat, env = _fired[0]",
+            "    _fs = m.st.frames",
+            f"    if len(_fs) >= {MAX_FRAMES!r}:", "        raise m._too_deep(_e.code_id)",
+            f"    _fs.append({pool.ref(Frame, 'k')}(_e.code_id, 0, env))",
+            "    m.brk = True",
+            "    return True"]
 
 
 def _entry_lines(prog, entry, cards: list, state: list, local: dict | None, shared: bool) -> tuple:
@@ -303,6 +344,26 @@ def _no_triggers(m, param_sets) -> None:
 # every `over` says which cards its parameter `card` must name for a trigger to fire (`cards`:
 # a frozenset), or None when any card may (Triggers.quiet_cards)
 _no_triggers.cards = frozenset()
+
+
+def _no_fire(m, param_sets, span) -> None:
+    """`fire` of an event no triggered ability answers (`Triggers.quiet_events`)."""
+    return None
+
+
+_no_fire.cards = frozenset()
+_no_triggers.fire = _no_fire
+
+
+def _fire_of(over, event: str):
+    """`fire` (`_collector`) of an `over` that has none: what `announce_all` does with its triggers."""
+    def fire(m, param_sets, span):
+        fired = over(m, param_sets)
+        if not fired:
+            return None
+        return m._fire(m.event_plans[event], event, fired, span)
+    fire.cards = getattr(over, "cards", None)
+    return fire
 
 
 def _no_one(m, span, *values) -> None:
@@ -556,7 +617,9 @@ class Triggers:
     def quiet_events(self) -> dict:
         """event -> what announcing it does on this machine where only triggers can answer it
         (`EventPlan.plain`) and nothing keeps it (no log line, scenario's history nor tally): its
-        `over` (the triggers of its parameter sets), or `_no_triggers`. An event's entry is made
+        `over`'s `fire(m, param_sets, span)` (the triggers of its parameter sets, fired, as
+        `announce_all` returns; with the log off, `quick`: `_fire` written out), or `_no_fire`;
+        each has `over`'s `cards`. An event's entry is made
         at its first such announcement; a machine's log, history and tally are set before it
         announces anything (Engine.__init__) and never change."""
         return {}
@@ -591,10 +654,7 @@ class Triggers:
         number, whatever their order in the flip)."""
         quiet = self.quiet_events.get(event)
         if quiet is not None:           # the common case: only triggers answer, and most moments none does
-            fired = quiet(self, param_sets)
-            if not fired:
-                return None
-            return self._fire(self.event_plans[event], event, fired, span)
+            return quiet(self, param_sets, span)
         plan = self.event_plans.get(event)
         if plan is None:
             plan = self.event_plans[event] = plan_of(self.prog, event)
@@ -610,11 +670,15 @@ class Triggers:
                     if logged is not None:
                         self.quiet_ones[event] = logged
             else:                       # nothing to log: `quiet_events` from now on
-                over = self.quiet_events[event] = plan.over or _no_triggers
+                over = plan.over or _no_triggers
+                # `_fire` written out where the log is off, unless it is another (a subclass's)
+                quick = not self.log.on and type(self)._fire is _FIRE
+                self.quiet_events[event] = (quick and getattr(over, "quick", None)) or getattr(over, "fire", None) \
+                    or _fire_of(over, event)
                 self._quiet_pins[event] = getattr(over, "cards", None)    # one without: any card
                 one = getattr(over, "one", None) if plan.declared else None
                 if one is not None:
-                    self.quiet_ones[event] = one
+                    self.quiet_ones[event] = (quick and getattr(one, "quick", None)) or one
                 elif over is _no_triggers and plan.declared:
                     self.quiet_ones[event] = _no_one
             over = plan.over
@@ -894,3 +958,7 @@ class Triggers:
             parts.append(c)
             return tuple(parts)
         return sorted(fired, key=key)
+
+
+# `Triggers._fire` itself: a machine whose `_fire` is this one may have it written out (`_fire_lines`)
+_FIRE = Triggers._fire

@@ -1,0 +1,62 @@
+"""The short ways from an event to its triggers running, and from a question to a random seat's
+answer, play the games the long ways play (interpreter/triggers.py, decisions.py, play.py):
+
+* with the log off, an event only triggers answer is announced by its collector's `quick`
+  (`Triggers._fire` written out for one trigger: its frame pushed), a declared one by its `one`'s;
+  the same end states (steps, work, generator) as with `_fire` called for every moment.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardsmith.dsl.loader import load_game
+from cardsmith.interpreter import triggers
+from cardsmith.interpreter.play import run_game
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = [("games/battlefield_space.cards", 2), ("games/space_war_in_space.cards", 2),
+         ("games/space_war_in_space.cards", 4), ("tests/games/event_soup.cards", 2),
+         ("tests/games/signal_fires.cards", 2), ("tests/games/waiting_triggers.cards", 2),
+         ("games/space_race.cards", 2)]
+
+
+def _end(eng) -> tuple:
+    return eng.result, eng.state.to_dict()
+
+
+@pytest.mark.parametrize("path,players", GAMES)
+def test_quick_fire_plays_as_fire_called(path, players, monkeypatch):
+    game = load_game(str(ROOT / path))
+    quick = []
+    for seed in range(3):
+        eng = run_game(game, players, seed, log=False)
+        quick.append(_end(eng))
+        plans = eng.m.event_plans
+        for event, fire in eng.m.quiet_events.items():
+            over = plans[event].over
+            if over is not None and over.quick is not None:
+                assert fire is over.quick, (path, event)
+        for event, one in eng.m.quiet_ones.items():
+            if getattr(one, "quick", None) is not None:
+                raise AssertionError(f"{path}: {event}'s `one` kept where its quick one would do")
+    fire = triggers.Triggers._fire
+    monkeypatch.setattr(triggers.Triggers, "_fire", lambda m, plan, event, fired, span: fire(m, plan, event, fired, span))
+    for seed in range(3):
+        eng = run_game(game, players, seed, log=False)
+        assert _end(eng) == quick[seed], (path, seed)
+        plans = eng.m.event_plans
+        assert all(getattr(f, "__name__", "") in ("fire", "_no_fire") or f is plans[e].over.fire
+                   for e, f in eng.m.quiet_events.items())
+
+
+def test_the_seed_games_take_the_quick_ways():
+    """Battlefield's `revealed` and Space War's declared events are announced the quick way."""
+    bf = run_game(load_game(str(ROOT / "games/battlefield_space.cards")), 2, 1, log=False).m
+    assert bf.quiet_events["revealed"] is bf.event_plans["revealed"].over.quick
+    sw = run_game(load_game(str(ROOT / "games/space_war_in_space.cards")), 2, 1, log=False).m
+    for event in ("before_battle", "battle_won"):
+        assert sw.quiet_ones[event] is sw.event_plans[event].over.one.quick
+    on = run_game(load_game(str(ROOT / "games/battlefield_space.cards")), 2, 1, log=True).m
+    assert on.quiet_events["revealed"] is on.event_plans["revealed"].over.fire      # triggers logged by _fire
