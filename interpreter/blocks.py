@@ -60,11 +60,19 @@ class Snippet:
                             its frame pushed (`Machine.call_in`), left to the run loop if it stops
     ("enter", code id, indent)  push a frame of that code with an empty env and run it as a
                             non-flat call does (the game's setup and rounds)
+    ("pc", None, indent)    in a `lazy` snippet: `fr.pc` set past the instruction here, before the
+                            machine is called (nothing where no frame is kept)
     `ends`: control never falls through (an unconditional jump). `pc`: the instruction calls
-    the machine (a primitive, a push, a decision) and needs `fr.pc` set past it first."""
+    the machine (a primitive, a push, a decision) and needs `fr.pc` set past it first. `lazy`
+    (with `pc`): only some of its paths call the machine, each after a "pc" directive, and every
+    way out of the block it takes is a "gotow" or comes after one; the others run without `fr.pc`
+    set (a step's start and end where nothing listens: most of a game), which the instructions
+    after it set as they need it (the block's way out at its end sets it unless the last
+    instruction did on every path)."""
     lines: tuple
     ends: bool = False
     pc: bool = True
+    lazy: bool = False
     # what the instruction may do to the run, for `flat`: (the state parts it may dirty, the
     # built-in events it may announce), or None when it may push a frame, ask or end the game
     effect: tuple | None = None
@@ -205,9 +213,12 @@ def _writes_pc_first(code, t: int) -> bool:
     else:
         for p in range(t, len(code.srcs)):
             snip = code.srcs[p]
-            if snip is None or snip.pc:
+            if snip is None or (snip.pc and not snip.lazy):
                 break
-            if any(not isinstance(line, str) and line[0] != "goto" for line in snip.lines):
+            # a lazy snippet reads no pc where it does not set it, and leaves the block only after
+            # setting it (a "pc" directive, a "gotow"): as one that only computes
+            ways = ("goto", "gotow", "watch", "pc") if snip.lazy else ("goto",)
+            if any(not isinstance(line, str) and line[0] not in ways for line in snip.lines):
                 found = False
                 break
             if snip.ends:
@@ -313,7 +324,7 @@ def _flat_body(program, code, pad0: str, framed: bool, paste: int = 0, stops: st
         if p in skippable:
             out.append(f"{pad}if _to <= {p}:")
             pad += "    "
-        if snip.pc and framed:
+        if snip.pc and framed and not snip.lazy:
             out.append(f"{pad}fr.pc = {p + 1}")
         # pasted (at nesting `paste`): a call of a flat procedure whose every env read is a
         # parameter it is given is pasted with its parameters as variables (`_local_call`; at
@@ -329,6 +340,10 @@ def _flat_body(program, code, pad0: str, framed: bool, paste: int = 0, stops: st
                 continue
             what, arg, indent = line
             ind = pad + indent
+            if what == "pc":
+                if framed:
+                    out.append(f"{ind}fr.pc = {p + 1}")
+                continue
             if stops is not None and what in ("watch", "watchz"):
                 # the instructions counted up to here: this one and those before it, with the
                 # folded counts of the flat procedures pasted so far
@@ -758,11 +773,13 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
             ends = False
             known = p + 1
         else:
-            if snip.pc:
+            if snip.pc and not snip.lazy:
                 # a primitive a snippet calls moves this frame's pc only when it stops the block
                 # (scenario_machine.park), so past its lines `fr.pc` is still this
                 out.append(f"{pad}fr.pc = {p + 1}")
                 known = p + 1
+            elif snip.lazy:
+                known = None    # set on some of its paths only (its "pc" directives)
             local = _local_call(program, snip.lines, 1, True) if inline and not plain else None
             if local is not None:
                 out += [pad + line for line in local[0]]
@@ -841,6 +858,8 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
                                     f"{ind}else:", *run]
                 elif what == "enter":
                     out += _enter(arg, "{}", ind, _n(k + kf))
+                elif what == "pc":
+                    out.append(f"{ind}fr.pc = {p + 1}")
                 else:       # pragma: no cover - a compiler bug, not a file's
                     raise ValueError(f"unknown snippet directive {what!r}")
             ends = snip.ends

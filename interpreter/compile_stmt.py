@@ -93,14 +93,16 @@ def _goto(box) -> Snippet:
     return Snippet((("goto", box, ""),), ends=True, pc=False, effect=(0, ()))
 
 
-def _end_step_lines(ks: str) -> tuple:
+def _end_step(ks: str) -> Snippet:
     """A step's end as source: what `Machine.end_step` does when no rule listens to `step_ended`
-    (the step's name dropped), else the call, which announces it."""
-    return (f"if {STEP_ENDED!r} not in m.listened:",
-            "    _t = m.st.step_path",
-            "    if _t: _t.pop()",
-            "else:",
-            ("watch", f"m.end_step({ks})", "    "))
+    (the step's name dropped: no frame's pc read, so none set, `Snippet.lazy`), else the call,
+    which announces it."""
+    return Snippet((f"if {STEP_ENDED!r} not in m.listened:",
+                    "    _t = m.st.step_path",
+                    "    if _t: _t.pop()",
+                    "else:",
+                    ("pc", None, "    "),
+                    ("watch", f"m.end_step({ks})", "    ")), effect=(0, (STEP_ENDED,)), lazy=True)
 
 
 def skip_step(m, kind: str, name: str, span) -> None:
@@ -1058,7 +1060,7 @@ class StmtCompiler:
         span = s.span
         for _ in range(ctx.steps - depth):   # leave the steps opened inside the loop
             ctx.code.emit(lambda m, fr: m.end_step(span), span, ("end_step", "(left by stop)"),
-                          Snippet(_end_step_lines(self.k(span)), effect=(0, (STEP_ENDED,))))
+                          _end_step(self.k(span)))
         box = [0]
         breaks.append(box)
         ctx.code.emit(_jump(box), span, ("jump", box, " (stop: out of the loop)"), _goto(box))
@@ -1088,20 +1090,22 @@ class StmtCompiler:
                                # what `begin_step` does when no rule listens to the step beginning
                                # (nor replaces it: `listened` holds the replaced events too) and no
                                # scenario waits for a step: the step's name kept, and logged
-                               # (`m.plain_steps`: the two, kept by whatever changes them)
+                               # (`m.plain_steps`: the two, kept by whatever changes them), no
+                               # frame's pc read (`lazy`: set only before `begin_step`)
                                "if m.plain_steps:",
                                f"    m.st.step_path.append({name!r})",
                                f"    if m.log.on: m.log.begins(m, {kind!r}, {name!r}, {ks})",
                                "else:",
+                               ("pc", None, "    "),
                                f"    _w = m.begin_step({kind!r}, {name!r}, {ks})",
                                f"    if _w == {REPLACED}:",
                                ("gotow", after, "        "),
-                               ("watch", "_w", "    ")), effect=(0, (STEP_STARTED,))))
+                               ("watch", "_w", "    ")), effect=(0, (STEP_STARTED,)), lazy=True))
         ctx.steps += 1
         self.block(s.body, ctx)
         ctx.steps -= 1
         ctx.code.emit(lambda m, fr: m.end_step(span), span, ("end_step", f"{kind} {quote(name)}"),
-                      Snippet(_end_step_lines(ks), effect=(0, (STEP_ENDED,))))
+                      _end_step(ks))
         after[0] = ctx.code.here()
 
     def s_TurnStmt(self, s, ctx):

@@ -54,6 +54,7 @@ procedure maybe_gain(p):
         announce gained(p)
 
 setup:
+    shuffle box
     for each p in players:
         repeat 4 times:
             move top card of box to p's deck face down
@@ -61,18 +62,32 @@ setup:
 round "Round":
     step "Draw":
         for each p in players:
-            if p's deck is not empty:
-                move top card of p's deck to p's pile face up
+            repeat 2 times:
+                if p's deck is not empty:
+                    move top card of p's deck to p's pile face up
     step "Gain":
         for each p in players:
             announce gained(p)
-    if first(players)'s points > 30 or first(players)'s rounds > 12:
+    step "Keep":
+        for each p in players:
+            if p's pile is not empty:
+                p chooses c from cards in p's pile, prompt "Back to the deck?"
+                move c to p's deck face down
+    if first(players)'s points > 60 or first(players)'s rounds > 60:
         first(players) wins
 '''
 
 
-def _game(limit="20"):
+LISTENER = """
+    when step_ended where step = "Gain" and this is in cards in your pile:
+        add 1 to your rounds
+"""
+
+
+def _game(limit="20", listen=False):
     text = GAME.replace("LIMIT", limit)
+    if listen:      # a rule answers a step's end: it is announced (`Machine.end_step`), its pc set first
+        text = text.replace("\ncards Chip in box:", LISTENER + "\ncards Chip in box:")
     game, diags, _ = check_source(Source("cuts.cards", text))
     assert game is not None, [d.message for d in diags]
     return game
@@ -98,16 +113,18 @@ def _sources(game, code_name: str) -> str:
                      for fn in code.fast if fn is not None and getattr(fn, "source", None))
 
 
+@pytest.mark.parametrize("listen", [False, True])
 @pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize("log", [True, False])
-def test_fused_plays_as_one_at_a_time(players, log):
-    game = _game()
+def test_fused_plays_as_one_at_a_time(players, log, listen):
+    game = _game(listen=listen)
     for seed in range(3):
         assert _play(game, True, players, seed, log=log) == _play(game, False, players, seed, log=log)
 
 
-def test_the_step_bound_stops_on_the_same_instruction():
-    game = _game()
+@pytest.mark.parametrize("listen", [False, True])
+def test_the_step_bound_stops_on_the_same_instruction(listen):
+    game = _game(listen=listen)
     full = json.loads(_play(game, False))["steps"]
     for bound in (full // 3, full // 2 + 1, full - 2):
         fused, one = _play(game, True, max_steps=bound), _play(game, False, max_steps=bound)
@@ -123,3 +140,55 @@ def test_an_ability_passes_you_and_this_in_the_display():
     # a call run by `call_in` / pushed, and the peeled guard's rebuilt env
     assert "'$you': env['$you'], '$this': env['$this']}" in src
     assert "'p': _pv100, '$you': env['$you'], '$this': env['$this']}" in src
+
+
+def _pick(n, k):
+    return (n * 7 + 3) % k
+
+
+@pytest.mark.parametrize("listen", [False, True])
+def test_a_save_at_any_decision_goes_on_as_the_game_did(listen):
+    """Saved at decisions inside the "Keep" step (after steps whose start and end set no pc on
+    their plain paths), restored, and played on: the same end as the game played through."""
+    from cardsmith.interpreter.engine import Engine
+    game = _game(listen=listen)
+    whole = Engine(game, 2, 4)
+    total = 0
+    while whole.pending is not None:
+        whole.decide(_pick(total, len(whole.pending.options)))
+        total += 1
+    assert total > 3
+    for stop in range(0, total, max(1, total // 6)):
+        eng = Engine(game, 2, 4)
+        for n in range(stop):
+            eng.decide(_pick(n, len(eng.pending.options)))
+        again = Engine.restore(game, eng.save_json())
+        n = stop
+        while again.pending is not None:
+            again.decide(_pick(n, len(again.pending.options)))
+            n += 1
+        assert again.result == whole.result
+        assert again.m.st.to_dict() == whole.m.st.to_dict()
+
+
+def test_a_plain_step_start_and_end_set_no_pc():
+    """`Snippet.lazy`: `fr.pc` is set only where `begin_step` / `end_step` is called (a rule
+    listens, a scenario waits); the plain ways run without it, and the jump into a step's start
+    sets none either (blocks._writes_pc_first reads through it)."""
+    src = _sources(_game(), "round")
+    assert src.count("if m.plain_steps:") >= 3          # (a block pasted where it is reached)
+    for name in ("Draw", "Gain", "Keep"):
+        before = src.split(f"if m.st.skips and {name!r} in m.st.skips:")[0].rstrip().splitlines()[-1]
+        assert not before.lstrip().startswith("fr.pc ="), before
+    begins = src.split("if m.plain_steps:")
+    for after in begins[1:]:
+        lines = after.splitlines()
+        assert lines[3].strip() == "else:" and lines[4].strip().startswith("fr.pc = ")
+        assert lines[5].strip().startswith("_w = m.begin_step(")
+    ends = src.split("if 'step_ended' not in m.listened:")
+    assert len(ends) >= 4
+    for after in ends[1:]:
+        lines = after.splitlines()
+        assert lines[1].strip() == "_t = m.st.step_path" and lines[3].strip() == "else:"
+        assert lines[4].strip().startswith("fr.pc = ") and lines[5].strip().startswith("_w = m.end_step(")
+        assert not lines[6].strip().startswith("fr.pc =")      # the next step's start sets none
