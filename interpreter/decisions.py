@@ -36,6 +36,43 @@ def _labelled_later(kind, options) -> bool:
             or (kind.__class__ is tuple and kind[0] == "enum"))
 
 
+def drawing_ask(m, draws: list):
+    """`m.ask` for a game whose log is off where nobody observes (`run_game`: `draws`, per seat,
+    the `getrandbits` of a plain random agent, or None): `Decisions.ask` for a question of more
+    than one option a random seat answers, written for that case alone, with what the machine
+    never changes (the draws, the tally, the end checks' mask, the step bound) read once. Every
+    other question, and one whose answer would wait (an end check to look at first, a scenario's
+    script), goes to `Decisions.ask` untouched, which does the same."""
+    general = m.__class__.ask.__get__(m)
+    tally, mask, bound = m.tally, m.prog.check_mask, m.max_steps
+
+    def ask(player, prompt, options, var, kind, span, secret=False):
+        if player is not None:
+            n = len(options)
+            if n > 1:
+                draw = draws[player]
+                st = m.st
+                if draw is not None and not st.script and not m.dirty & mask:
+                    st.work += n            # labelling the options is work (`Decisions.ask`)
+                    if st.work > bound:
+                        charge(m, 0, span)
+                    k = n.bit_length()      # RandomAgent.choose, as `Decisions.ask` draws it
+                    index = draw(k)
+                    while index >= n:
+                        index = draw(k)
+                    st.frames[-1].env[var] = options[index]
+                    if tally is not None:
+                        tally.real += 1
+                    return None
+            elif n:                         # one option: taken at once, not logged (the log is off)
+                m.st.frames[-1].env[var] = options[0]
+                if tally is not None:
+                    tally.forced += 1
+                return None
+        return general(player, prompt, options, var, kind, span, secret)
+    return ask
+
+
 class Decisions:
     """The machine's decisions and the scenario's scripted answers (see the module docstring)."""
 

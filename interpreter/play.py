@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from .agents import Agent, RandomAgent, random_bits
+from .decisions import drawing_ask
 from .errors import GameAborted
 
 if TYPE_CHECKING:
@@ -59,10 +60,14 @@ def run_game(game, players: int, seed: int, agents: Sequence[Agent] | None = Non
         # asks (Decisions.ask), each drawing what it would have drawn here, logged as `decide`
         # logs it
         eng.m.drawn = bits
+        if not eng.m.log.on:
+            # with the log off, `ask` written for those answers (Decisions.drawing_ask)
+            eng.m.ask = drawing_ask(eng.m, bits)
     try:
         _loop(eng, agents, observe, st, searches, views, bits, decide, run)
     finally:
         eng.m.drawn = None
+        eng.m.__dict__.pop("ask", None)
     return eng
 
 

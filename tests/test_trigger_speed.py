@@ -3,7 +3,10 @@ answer, play the games the long ways play (interpreter/triggers.py, decisions.py
 
 * with the log off, an event only triggers answer is announced by its collector's `quick`
   (`Triggers._fire` written out for one trigger: its frame pushed), a declared one by its `one`'s;
-  the same end states (steps, work, generator) as with `_fire` called for every moment.
+  the same end states (steps, work, generator) as with `_fire` called for every moment;
+* with the log off and nobody observing, `run_game`'s random seats are answered by
+  `decisions.drawing_ask` (`Decisions.ask` written for them): the same end states, results and
+  tallies as when every question goes to `Decisions.ask`, and the machine's own `ask` after.
 """
 from __future__ import annotations
 
@@ -12,8 +15,10 @@ from pathlib import Path
 import pytest
 
 from cardsmith.dsl.loader import load_game
-from cardsmith.interpreter import triggers
+from cardsmith.interpreter import decisions, play, triggers
 from cardsmith.interpreter.play import run_game
+from cardsmith.interpreter.report import Tally
+from cardsmith.interpreter.simulate import counted_events
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = [("games/battlefield_space.cards", 2), ("games/space_war_in_space.cards", 2),
@@ -60,3 +65,34 @@ def test_the_seed_games_take_the_quick_ways():
         assert sw.quiet_ones[event] is sw.event_plans[event].over.one.quick
     on = run_game(load_game(str(ROOT / "games/battlefield_space.cards")), 2, 1, log=True).m
     assert on.quiet_events["revealed"] is on.event_plans["revealed"].over.fire      # triggers logged by _fire
+
+
+class _Asking(play.RandomAgent):
+    """RandomAgent's choice, asked the usual way (a subclass: `run_game` hands it the decision)."""
+
+
+@pytest.mark.parametrize("path,players", GAMES)
+def test_drawing_ask_answers_as_ask_does(path, players, monkeypatch):
+    game = load_game(str(ROOT / path))
+    made = decisions.drawing_ask
+    answered = [0]
+
+    def counting(m, draws):
+        ask = made(m, draws)
+
+        def asked(player, prompt, options, var, kind, span, secret=False):
+            got = ask(player, prompt, options, var, kind, span, secret)
+            answered[0] += got is None and player is not None and len(options) > 1
+            return got
+        return asked
+    monkeypatch.setattr(play, "drawing_ask", counting)
+    for seed in range(2):
+        for tallied in (False, True):
+            def run(agents):
+                tally = Tally(counted_events(game)) if tallied else None
+                eng = run_game(game, players, seed, agents=agents, log=False, tally=tally)
+                assert "ask" not in eng.m.__dict__
+                return _end(eng), tally and (tally.real, tally.forced, tally.events)
+            want = run([_Asking(seed * 1000 + s) for s in range(players)])
+            assert run(None) == want, (path, seed, tallied)
+    assert answered[0] > 0, path
