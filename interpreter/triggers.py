@@ -292,7 +292,10 @@ def _entry_lines(prog, entry, cards: list, state: list, local: dict | None, shar
         return [f"_c = {read}", f"if _c in {pool.ref(frozenset(cards), 'k')}:",
                 *_indent(state if first is None or shared else []), *_indent(live)], first is not None
     if len(cards) == 1:
-        return [f"_c = {cards[0]!r}", *live], first is not None
+        if first is not None:
+            # the one card's own fields tested by its number, `_c` set only for a card they let by
+            return [f"if {_with_card(first, cards[0])}:", f"    _c = {cards[0]!r}", *live[1:]], True
+        return [f"_c = {cards[0]!r}", *live], False
     return [f"for _c in {pool.ref(tuple(cards), 'k')}:", *_indent(live)], first is not None
 
 
@@ -312,6 +315,14 @@ def _card_first(expr: str) -> tuple:
     lead = items[0] if n == 1 else ast.BoolOp(op=ast.And(), values=items[:n])
     tail = "True" if not rest else ast.unparse(rest[0] if len(rest) == 1 else ast.BoolOp(op=ast.And(), values=rest))
     return ast.unparse(lead), tail
+
+
+def _with_card(expr: str, card: int) -> str:
+    """`_card_first`'s test with its card `_c` written as the card's number (an entry of one card)."""
+    class Card(ast.NodeTransformer):
+        def visit_Name(self, node):
+            return ast.copy_location(ast.Constant(card), node) if node.id == "_c" else node
+    return ast.unparse(Card().visit(ast.parse(expr, mode="eval")).body)
 
 
 def _card_only(node) -> bool:
@@ -424,7 +435,8 @@ def _over(collect):
 
 
 # the names `_collector` writes: a condition that holds one of them is not written in
-_OWN_NAMES = frozenset({"_c", "_seat", "_p", "_ps", "_cz", "_zs", "_out", "_fired", "env"})
+_OWN_NAMES = frozenset({"_c", "_seat", "_p", "_ps", "_cz", "_zs", "_out", "_fired", "env",
+                        "_e", "_fs", "_v"})     # (`_fire_lines`' and `_sorter`'s own)
 # and `one`'s parameters' locals
 _LOCAL = re.compile(r"_q[0-9]+")
 
@@ -554,12 +566,12 @@ def _sorter(prog):
         read = f"({_unparsed(direct)})" if direct is not None else \
             f"{pool.ref(fn, 'f')}(m, {{'$it': _c, '$this': _c, '$you': _seat}})"
         parts.append(f"-({read} or 0)" if highest else f"({read} or 0)")
-    parts += ["_s", "_c"]
+    # the seat from `start` once: after a `seat order` key it compares equal wherever it is reached
+    parts += ["_c"] if "_s" in parts else ["_s", "_c"]
     name = pool.fresh_name("o")
     lines = [f"def {name}(m, _fired, _start, _n):",
              "    def _key(_i):",
-             "        _c = _i[1]",
-             "        _seat = _i[2]",
+             "        _e, _c, _seat, _v = _i",
              "        _s = (_seat - _start) % _n",
              f"        return ({', '.join(parts)})",
              f"    return {pool.ref(sorted, 'k')}(_fired, key=_key)"]

@@ -96,3 +96,31 @@ def test_drawing_ask_answers_as_ask_does(path, players, monkeypatch):
             want = run([_Asking(seed * 1000 + s) for s in range(players)])
             assert run(None) == want, (path, seed, tallied)
     assert answered[0] > 0, path
+
+
+def test_one_card_entries_test_the_card_by_its_number_first():
+    """An entry of one card whose leading conjuncts read only the card's own fields tests them on
+    the card's number, and names the card `_c` only for a card they let by (Space War's Powers:
+    most moments, every Power is inactive); its triggers are those `collect` finds
+    (tests/test_triggers_collect.py, test_events_speed_triggers.py)."""
+    import re
+    eng = run_game(load_game(str(ROOT / "games/space_war_in_space.cards")), 2, 1, log=False)
+    one = eng.m.event_plans["before_battle"].over.one
+    src = next(s for s in eng.m.prog.pool.sources if f"def {one.__name__}(" in s)
+    body = src.split(f"def {one.__name__}(", 1)[1].split("\ndef ", 1)[0].splitlines()
+    tests = [i for i, line in enumerate(body) if re.fullmatch(r"    if m\.cards\[\d+\]\.get\('side'\) == 'active':", line)]
+    assert len(tests) == 3
+    for i in tests:
+        card = re.search(r"\[(\d+)\]", body[i]).group(1)
+        assert body[i + 1] == f"        _c = {card}"
+    assert not any(line == f"    _c = {card}" for line in body for card in range(200))
+
+
+def test_the_seat_is_a_key_once():
+    """`order simultaneous triggers by ... then seat order`: the seat counted from the active player
+    is compared once (a second time it would always compare equal), then the card."""
+    eng = run_game(load_game(str(ROOT / "games/battlefield_space.cards")), 2, 1, log=False)
+    sort = eng.m._sort_triggers
+    src = next(s for s in eng.m.prog.pool.sources if f"def {sort.__name__}(" in s)
+    [ret] = [line.strip() for line in src.splitlines() if line.strip().startswith("return (")]
+    assert ret.endswith(", _s, _c)") and ret.count("_s") == 1
