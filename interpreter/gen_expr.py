@@ -1436,7 +1436,9 @@ class ExprGen:
             return f"({a} {op} {b})"
         span, r = self.span(e.span), g.var("r")
         a_nn, b_nn = self.nn(e.left, sc, g), self.nn(e.right, sc, g)
-        bounded = f"{-_BIG} <= ({r} := {{}} {op} {{}}) <= {_BIG}"
+        # (the bound as two tests of the variable, not a chained comparison: a constant and two
+        # stack shuffles fewer, the same outcome)
+        bounded = f"({r} := {{}} {op} {{}}) <= {_BIG} and {r} >= {-_BIG}"
         if a_nn and b_nn:
             return f"({r} if {bounded.format(a, b)} else _too_large({r}, {span}))"
         # Written out as `_add` does it: both operands evaluated, in order; then none and the

@@ -192,3 +192,26 @@ def test_a_plain_step_start_and_end_set_no_pc():
         assert lines[1].strip() == "_t = m.st.step_path" and lines[3].strip() == "else:"
         assert lines[4].strip().startswith("fr.pc = ") and lines[5].strip().startswith("_w = m.end_step(")
         assert not lines[6].strip().startswith("fr.pc =")      # the next step's start sets none
+
+
+# `a + b`'s bound written as two tests of its variable (gen_expr.g_Arith), not a chained comparison
+ARITH = {
+    "too large, below": ("    set note to (0 - big) * big", "MAX_RUNTIME_NUMBER"),
+    "too large, below, maybe none": ("    set note to held(seat 2) - big * big", "MAX_RUNTIME_NUMBER"),
+    "too large, above, maybe none": ("    set note to held(seat 2) + big * big", "MAX_RUNTIME_NUMBER"),
+    "at the bound": ("    set note to big * 1000 - 1 + 1", "note becomes 1000000000000000000"),
+    "at the bound below": ("    set note to 0 - big * 1000", "note becomes -1000000000000000000"),
+    "none": ("    set note to held(seat 3) - 1", "arithmetic met 'none'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ARITH))
+def test_the_bound_of_a_sum_is_tested_as_before(case, monkeypatch):
+    """Both ways alike, as test_gen_expr_checks plays its cases, and written as two tests."""
+    import test_gen_expr_checks as checks
+    monkeypatch.setitem(checks.CASES, case, ARITH[case])
+    checks.test_generated_checks_raise_what_the_closures_raise(case)
+    game, _, _ = check_source(Source("checks.cards", checks.GAME.replace("BODY", ARITH[case][0])))
+    checks._play(game, 2, 1, True)
+    src = "\n".join(program_for(game).pool.sources)
+    assert " <= 1000000000000000000 and _r" in src and "-1000000000000000000 <= (" not in src
