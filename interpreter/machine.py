@@ -149,7 +149,7 @@ class Machine(Triggers, Decisions, Scenarios):
         self.dirty = 0
         self.brk = False
         self.left = 0               # the steps the procedures a block runs inline may use (`call_in`)
-        self._reset_refs = None     # (state, the turn's resets, the round's): `reset_memory`
+        self._reset_refs = None     # {period: the resets' dicts of this state, names, values}: `reset_memory`
         self.ver = 0                # bumped by every change the dirty bits mark (see _from_table)
         self._mod_tables = {}
         self._stacked = (None, set())
@@ -1329,9 +1329,9 @@ class Machine(Triggers, Decisions, Scenarios):
         dict that holds it (`_reset_refs`, per state: the dicts, the names, the starting values) and
         comparing the list read with the starting values (the same `==` per attribute as below)."""
         refs = self._reset_refs
-        if refs is None or refs[0] is not self.st:
-            refs = self._reset_refs = (self.st, {"turn": self._reset_held("turn"), "round": self._reset_held("round")})
-        held = refs[1][period]
+        if refs is None:        # (cleared by `attach`: the dicts are the state's)
+            refs = self._reset_refs = {"turn": self._reset_held("turn"), "round": self._reset_held("round")}
+        held = refs[period]
         if held is None:
             return
         dicts, names, starts = held

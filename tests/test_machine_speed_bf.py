@@ -5,6 +5,8 @@ against the general way it stands for:
   move, or the one card revealed where only `revealed` listens, settled before the zone's
   declaration is looked up; the state after it (zones, faces, owners, the frames its triggers
   pushed, the version) must be the general path's.
+* `Machine.reset_memory`: the dicts it reads are kept per state until `attach` clears them; a
+  period with nothing to reset does not ask which state it is.
 """
 from __future__ import annotations
 
@@ -72,3 +74,39 @@ def test_a_quiet_move_is_the_general_paths_and_reads_no_zone_declaration(monkeyp
         plain = run_game(game, 2, seed, log=False)
         assert plain.result
     assert seen["single"] > 50 and seen["several"] > 50 and seen["revealed"] > 20, seen
+
+
+class _Counted(Machine):
+    """A machine counting its reads of `st` (the instance's own value kept as `_st`)."""
+    reads = 0
+
+    @property
+    def st(self):
+        type(self).reads += 1
+        return self._st
+
+    @st.setter
+    def st(self, value):
+        self._st = value
+
+
+def test_reset_memory_finds_its_dicts_without_asking_for_the_state_and_a_new_state_gets_its_own():
+    """`Machine.reset_memory` keeps the dicts it reads per state (`_reset_refs`, cleared by
+    `attach`): a period with nothing to reset reads no `st`; after `attach` the new state's
+    attributes are the ones reset, the old state's left alone."""
+    eng = run_game(load_game(str(ROOT / "games" / "space_war_in_space.cards")), 2, 0, log=False)
+    m = eng.m
+    m.reset_memory("round", None)       # the refs of this state made
+    m.__dict__["_st"] = m.__dict__.pop("st")
+    m.__class__ = _Counted
+    _Counted.reads = 0
+    ver = m.ver
+    m.reset_memory("round", None)
+    assert _Counted.reads == 0 and m.ver == ver
+    old = m.st
+    new = old.clone()
+    m.attach(new)
+    new.players[0]["bonus"] = 3
+    old.players[1]["bonus"] = 4
+    m.reset_memory("round", None)
+    assert new.players[0]["bonus"] == 0 and old.players[1]["bonus"] == 4 and m.ver == 1
