@@ -878,8 +878,8 @@ class Machine(Triggers, Decisions, Scenarios):
         face_up = st.face_up
         remembers = self.remembers
         log_on = self.log.on
-        knew = [] if remembers or (up and REVEALED in self.listened) else None
-        if knew is None and not log_on:
+        learns = remembers or (up and REVEALED in self.listened)     # someone may learn a card
+        if not (learns or log_on):
             # nobody learns anything from it: the cards only turn (their versions counted as below)
             for c in cards:
                 if face_up[c] != up:
@@ -888,7 +888,7 @@ class Machine(Triggers, Decisions, Scenarios):
             if flipped:
                 self.dirty |= ZONES
                 self.ver += len(flipped)
-        elif knew is not None and not (remembers or self.looks):
+        elif learns and not (remembers or self.looks):
             # only `revealed` (so `up`) and the log listen: the cards turn, and each one that lies
             # in a public zone is revealed to the seats that could not see it lying face down there
             # (`_blind`, its zone's rule looked up once), the versions counted as below; the events
@@ -902,8 +902,7 @@ class Machine(Triggers, Decisions, Scenarios):
             pins = self.quiet_cards(REVEALED)
             for c in cards:
                 if face_up[c] != up:
-                    z = card_zone[c]
-                    if public_of[z] and (pins is None or c in pins):
+                    if (pins is None or c in pins) and public_of[z := card_zone[c]]:
                         got = seen_in.get((z, face_up[c]))
                         if got is None:
                             self._seeing(z, face_up[c])
@@ -926,6 +925,7 @@ class Machine(Triggers, Decisions, Scenarios):
                 self.announce_all(REVEALED, shown, span)
             return True
         else:
+            knew = [] if learns else None   # who knew each card turned (read below only where someone learns)
             zone_info, card_zone = self.zone_info, st.card_zone
             looks = self.looks
             seen_in = self._seen_in or {}

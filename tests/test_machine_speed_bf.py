@@ -5,6 +5,8 @@ against the general way it stands for:
   move, or the one card revealed where only `revealed` listens, settled before the zone's
   declaration is looked up; the state after it (zones, faces, owners, the frames its triggers
   pushed, the version) must be the general path's.
+* `Machine.flip` where only triggers pinned to a card answer `revealed`: the zone of a card none of
+  them holds is not looked up.
 * `Machine.reset_memory`: the dicts it reads are kept per state until `attach` clears them; a
   period with nothing to reset does not ask which state it is.
 """
@@ -110,3 +112,44 @@ def test_reset_memory_finds_its_dicts_without_asking_for_the_state_and_a_new_sta
     old.players[1]["bonus"] = 4
     m.reset_memory("round", None)
     assert new.players[0]["bonus"] == 0 and old.players[1]["bonus"] == 4 and m.ver == 1
+
+
+class _ReadList(list):
+    """`GameState.card_zone` counting the cards whose zone is read."""
+
+    def __init__(self, items):
+        super().__init__(items)
+        self.read = []
+
+    def __getitem__(self, i):
+        self.read.append(i)
+        return list.__getitem__(self, i)
+
+
+def test_a_flip_where_only_pinned_triggers_answer_revealed_looks_up_only_pinned_cards_zones():
+    """`Machine.flip` where only `revealed` listens (log off) and only triggers pinned to a card
+    answer it: a card none of them holds turns without its zone being looked up (no `revealed`
+    parameters are made for it), a pinned one is revealed to the seats that could not see it."""
+    from cardsmith.dsl.registry import FLIPPED, REVEALED
+    eng = run_game(load_game(str(BATTLEFIELD)), 2, 1, log=False)
+    m = eng.m
+    pins = m.quiet_cards(REVEALED)
+    flips = m.quiet_cards(FLIPPED) or frozenset()
+    cards = range(len(m.st.card_zone))
+    unpinned = next(c for c in cards if c not in pins and c not in flips)
+    pinned = next(c for c in sorted(pins) if c not in flips)
+    fired = []
+    orig = Machine.announce_all
+    m.announce_all = lambda event, sets, span: fired.append((event, sets)) or orig(m, event, sets, span)
+    for c in (unpinned, pinned):
+        m.move([c], "left_column:0", "top", "down", None)
+        st = m.st
+        st.card_zone = _ReadList(st.card_zone)
+        ver = m.ver
+        m.flip([c], True, None)
+        assert st.face_up[c] and m.ver == ver + 1
+        if c == unpinned:
+            assert st.card_zone.read == [] and fired == []
+        else:
+            assert fired == [(REVEALED, [{"card": c, "learners": [0, 1]}])]   # face down: nobody saw it
+        st.card_zone = list(st.card_zone)
