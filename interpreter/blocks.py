@@ -736,7 +736,8 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
         setpc = [] if same or _writes_pc_first(code, t) else [f"{ind}fr.pc = {t}"]
         if t == pc and not plain and not watched:
             looped[0] = True
-            return [*setpc, f"{ind}{loops} += 1", f"{ind}if {loops} < {LOOPS}:",
+            # the passes left counted down (a test of the number itself, no constant compared)
+            return [*setpc, f"{ind}{loops} -= 1", f"{ind}if {loops}:",
                     f"{ind}    _s += {kk}", f"{ind}    continue", *(() if setpc or same else [f"{ind}fr.pc = {t}"]), back]
         if plain or watched or not pc < t < n:
             return [*(() if same else [f"{ind}fr.pc = {t}"]), back]
@@ -869,7 +870,7 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
     if plain or not (code.srcs[p - 1] is not None and code.srcs[p - 1].ends):
         out += onward(p, pad, False, known == p)
     if looped[0]:       # the instructions go round in `while True:`, every pass ends in a return or continue
-        out = [f"{loops} = 0", "while True:"] + ["    " + line for line in out]
+        out = [f"{loops} = {LOOPS}", "while True:"] + ["    " + line for line in out]
     size = (k + extra) * (LOOPS if looped[0] else 1) + chained[0]   # a block called: once, as it leaves
     body = cache[key] = Body(tuple(out), size, chained[1], chained[2] + looped[0])
     return body

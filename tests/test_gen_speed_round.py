@@ -55,6 +55,8 @@ procedure maybe_gain(p):
 
 setup:
     shuffle box
+    repeat 19 times:
+        add 1 to seat 2's points
     for each p in players:
         repeat 4 times:
             move top card of box to p's deck face down
@@ -215,3 +217,18 @@ def test_the_bound_of_a_sum_is_tested_as_before(case, monkeypatch):
     checks._play(game, 2, 1, True)
     src = "\n".join(program_for(game).pool.sources)
     assert " <= 1000000000000000000 and _r" in src and "-1000000000000000000 <= (" not in src
+
+
+def test_a_loop_counts_its_passes_down():
+    """A block whose last jump goes back to its start goes round at most LOOPS passes in one call,
+    counted down to 0 (`_l<pc> -= 1`, `if _l<pc>:`), and leaves for the run loop after them."""
+    from cardsmith.interpreter.blocks import LOOPS
+    import re
+    src = _sources(_game(), "setup")
+    heads = re.findall(r"(_l[0-9]+) = ([0-9]+)\n( +)while True:", src)
+    assert heads and all(int(n) == LOOPS for _, n, _ in heads)
+    for name, _, _ in heads:
+        assert f"{name} -= 1\n" in src and f"if {name}:\n" in src
+        assert f"{name} += 1" not in src
+    eng = run_game(_game(), 2, 0, log=False)
+    assert eng.m.players[1]["points"] >= 19      # 19 passes: three calls of the block
