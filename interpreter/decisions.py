@@ -37,14 +37,17 @@ def _labelled_later(kind, options) -> bool:
 
 
 def drawing_ask(m, draws: list):
-    """`m.ask` for a game whose log is off where nobody observes (`run_game`: `draws`, per seat,
-    the `getrandbits` of a plain random agent, or None): `Decisions.ask` for a question of more
-    than one option a random seat answers, written for that case alone, with what the machine
-    never changes (the draws, the tally, the end checks' mask, the step bound) read once. Every
-    other question, and one whose answer would wait (an end check to look at first, a scenario's
-    script), goes to `Decisions.ask` untouched, which does the same."""
+    """`m.ask` where nobody observes (`run_game`: `draws`, per seat, the `getrandbits` of a plain
+    random agent, or None): `Decisions.ask` for a question a random seat answers, or of one option,
+    written for those cases alone, with what the machine never changes (the draws, the tally, the
+    log, the end checks' mask, the step bound) read once; with the log on (`_logged_drawing`), the
+    answer logged as `ask` logs it (`EventLog.chose`), for a question whose labels wait for their
+    first read. Every other question, and one whose answer would wait (an end check to look at
+    first, a scenario's script), goes to `Decisions.ask` untouched, which does the same."""
     general = m.__class__.ask.__get__(m)
     tally, mask, bound = m.tally, m.prog.check_mask, m.max_steps
+    if m.log.on:
+        return _logged_drawing(m, draws, general, tally, mask, bound, m.log.chose)
 
     def ask(player, prompt, options, var, kind, span, secret=False):
         if player is not None:
@@ -68,6 +71,38 @@ def drawing_ask(m, draws: list):
                 m.st.frames[-1].env[var] = options[0]
                 if tally is not None:
                     tally.forced += 1
+                return None
+        return general(player, prompt, options, var, kind, span, secret)
+    return ask
+
+
+def _logged_drawing(m, draws: list, general, tally, mask: int, bound: int, chose):
+    """`drawing_ask` on a machine whose log is on: each answer logged (`chose`: `_log_choice`'s).
+    Its own function, the draw written again, so that the log-off one tests nothing of the log."""
+    def ask(player, prompt, options, var, kind, span, secret=False):
+        if player is not None:
+            n = len(options)
+            if n > 1:
+                draw = draws[player]
+                st = m.st
+                if draw is not None and not st.script and not m.dirty & mask and _labelled_later(kind, options):
+                    st.work += n
+                    if st.work > bound:
+                        charge(m, 0, span)
+                    k = n.bit_length()
+                    index = draw(k)
+                    while index >= n:
+                        index = draw(k)
+                    value = st.frames[-1].env[var] = options[index]
+                    if tally is not None:
+                        tally.real += 1
+                    chose(m, player, prompt, value, span, "chosen", secret, kind)
+                    return None
+            elif n:
+                value = m.st.frames[-1].env[var] = options[0]
+                if tally is not None:
+                    tally.forced += 1
+                chose(m, player, prompt, value, span, "forced", False, kind)
                 return None
         return general(player, prompt, options, var, kind, span, secret)
     return ask

@@ -60,9 +60,7 @@ def run_game(game, players: int, seed: int, agents: Sequence[Agent] | None = Non
         # asks (Decisions.ask), each drawing what it would have drawn here, logged as `decide`
         # logs it
         eng.m.drawn = bits
-        if not eng.m.log.on:
-            # with the log off, `ask` written for those answers (Decisions.drawing_ask)
-            eng.m.ask = drawing_ask(eng.m, bits)
+        eng.m.ask = drawing_ask(eng.m, bits)    # `ask` written for those answers
     try:
         _loop(eng, agents, observe, st, searches, views, bits, decide, run)
     finally:
