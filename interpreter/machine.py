@@ -1069,28 +1069,34 @@ class Machine(Triggers, Decisions, Scenarios):
         A tabled field whose table is not this version's has it built by the first card's read
         (`_from_table`, which charges the building), the others read as above."""
         table = self._mod_tables.get(name)
-        first = None
         if table is None or table[0] != self.ver:
             if not cards or name not in self.prog.tabled_mods:
                 return [self.modified(c, name) for c in cards]
-            first = [self._from_table(cards[0], name, self.cards[cards[0]].get(name))]
-            table = self._mod_tables[name]
-            cards = cards[1:]
-        k = table[2]
+            first = self._from_table(cards[0], name, self.cards[cards[0]].get(name))
+            return [first] + self.modified_all(cards[1:], name)     # this version's table now
         st = self.st
-        if k and st.work + k * len(cards) > self.max_steps:
-            out = [self.modified(c, name) for c in cards]
-            return out if first is None else first + out
+        k = table[2]
+        work = k * len(cards)
+        if work and st.work + work > self.max_steps:
+            return [self.modified(c, name) for c in cards]
         records, parts, out = self.cards, table[1], []
         try:
             for c in cards:
                 adds = parts.get(c)
-                out.append(records[c].get(name) if adds is None else self._plus(records[c].get(name), adds))
+                if adds is None:
+                    out.append(records[c].get(name))
+                else:       # `_plus`, inline
+                    total = records[c].get(name)
+                    for amount, ability in adds:
+                        total = (total or 0) + (amount or 0)
+                        if not -MAX_RUNTIME_NUMBER <= total <= MAX_RUNTIME_NUMBER:
+                            raise too_large(total, ability.span)
+                    out.append(total)
         except BaseException:
             st.work += k * (len(out) + 1)
             raise
-        st.work += k * len(out)
-        return out if first is None else first + out
+        st.work += work
+        return out
 
     def modified_player(self, p: int, name: str):
         """Player `p`'s attribute `name` with the active `modify <name> of <players>` abilities

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from cardsmith.dsl.loader import load_game
 from cardsmith.interpreter.machine import Machine
 from cardsmith.interpreter.play import run_game
@@ -153,3 +155,44 @@ def test_a_flip_where_only_pinned_triggers_answer_revealed_looks_up_only_pinned_
         else:
             assert fired == [(REVEALED, [{"card": c, "learners": [0, 1]}])]   # face down: nobody saw it
         st.card_zone = list(st.card_zone)
+
+
+def test_modified_all_adds_the_modifiers_itself_and_fails_where_one_by_one_does(monkeypatch):
+    """`Machine.modified_all` with this version's table adds a card's modifiers itself (`_plus`
+    inline, not called): the values and the work of one `modified` read a card; a sum past
+    MAX_RUNTIME_NUMBER fails at the same card, with the same work charged."""
+    from cardsmith.dsl.bounds import MAX_RUNTIME_NUMBER
+    from cardsmith.interpreter.errors import RuleError
+    from cardsmith.interpreter.engine import Engine
+    eng = Engine(load_game(str(BATTLEFIELD)), players=2, seed=2, log=False)
+    m = eng.m
+    cards = [c for zone in m.zones.values() for c in zone]
+    for _ in range(200):        # on to a decision where some card's force is modified
+        m.modified(cards[0], "force")         # this version's table built
+        ver, parts, k, span = m._mod_tables["force"]
+        added = [c for c in cards if c in parts]
+        if added and k:
+            break
+        eng.decide(0)
+    assert added and k
+    start = m.st.work
+    want = [m.modified(c, "force") for c in cards]
+    spent = m.st.work - start
+    m.st.work = start
+
+    def unused(*args):
+        raise AssertionError("_plus called")
+
+    monkeypatch.setattr(Machine, "_plus", staticmethod(unused))
+    assert m.modified_all(cards, "force") == want and m.st.work - start == spent
+    monkeypatch.undo()
+    # a sum past the bound at the card `added[0]`: the same error and work both ways
+    amount, ability = parts[added[0]][0]
+    parts[added[0]] = [(MAX_RUNTIME_NUMBER, ability), (1, ability)]
+    got = []
+    for read in (lambda: [m.modified(c, "force") for c in cards], lambda: m.modified_all(cards, "force")):
+        m.st.work = start
+        with pytest.raises(RuleError) as err:
+            read()
+        got.append((err.value.message, err.value.span, m.st.work - start))
+    assert got[0] == got[1] and got[0][2] == k * (cards.index(added[0]) + 1)
