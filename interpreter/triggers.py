@@ -192,16 +192,16 @@ def _collector(prog, entries):
     fire = pool.fresh_name("a")
     quick = pool.fresh_name("a") if _quick_fire(prog) else None
     source = "\n".join(lines) + "\n\n\n" + "\n".join(loop + ["    return _fired"]) + "\n"
-    source += "\n\n" + "\n".join([f"def {fire}(m, _ps, _span):", *loop[1:], *_fire_lines(pool, event, False)]) + "\n"
+    source += "\n\n" + "\n".join([f"def {fire}(m, _ps, _span):", *loop[1:], *_fire_lines(prog, event, False)]) + "\n"
     if quick is not None:
-        source += "\n\n" + "\n".join([f"def {quick}(m, _ps, _span):", *loop[1:], *_fire_lines(pool, event, True)]) + "\n"
+        source += "\n\n" + "\n".join([f"def {quick}(m, _ps, _span):", *loop[1:], *_fire_lines(prog, event, True)]) + "\n"
     if one is not None:
         # most moments set off nothing: `None`, as `announce_all` returns then
         one_quick = pool.fresh_name("a") if quick is not None else None
-        source += "\n\n" + "\n".join(head + _fire_lines(pool, event, False)) + "\n"
+        source += "\n\n" + "\n".join(head + _fire_lines(prog, event, False)) + "\n"
         if one_quick is not None:
             source += "\n\n" + "\n".join([head[0].replace(f"def {one}(", f"def {one_quick}(", 1), *head[1:],
-                                            *_fire_lines(pool, event, True)]) + "\n"
+                                            *_fire_lines(prog, event, True)]) + "\n"
     fn = pool.compile(source, name, "triggers of an event")
     fn.over = pool.ns[over]
     fn.over.fire = pool.ns[fire]
@@ -226,20 +226,32 @@ def _quick_fire(prog) -> bool:
                 and not (prog.stacked_triggers and prog.windows_after.get(TRIGGERED)))
 
 
-def _fire_lines(pool, event: str, quick: bool) -> list:
+def _fire_lines(prog, event: str, quick: bool) -> list:
     """The end of a generated `fire` (or `one`), `_fired` found: nothing found, None (as
     `announce_all` returns then); else `Triggers._fire` called, or, `quick` (`_quick_fire`, for a
-    machine whose log is off), one trigger's frame pushed as `_fire` pushes it, and `_fire` called
-    for several (to order them)."""
-    call = f"m._fire(m.event_plans[{event!r}], {event!r}, _fired, _span)"
+    machine whose log is off), `_fire` written out: one trigger's frame pushed, or several ordered
+    (`Triggers._order`: the program's `_sorter`) and pushed, the first to resolve on top."""
+    pool = prog.pool
     if not quick:
-        return ["    if _fired:", f"        return {call}", "    return None"]
+        return ["    if _fired:", f"        return m._fire(m.event_plans[{event!r}], {event!r}, _fired, _span)",
+                "    return None"]
+    sort = prog.__dict__.get("_trigger_sorter")
+    if sort is None:
+        sort = prog.__dict__["_trigger_sorter"] = _sorter(prog)
+    frame, deep = pool.ref(Frame, 'k'), f"if len(_fs) >= {MAX_FRAMES!r}:"
     return ["    if not _fired:", "        return None",
-            "    if len(_fired) > 1:", f"        return {call}",
-            "    _e, _c, _seat, env = _fired[0]",
             "    _fs = m.st.frames",
-            f"    if len(_fs) >= {MAX_FRAMES!r}:", "        raise m._too_deep(_e.code_id)",
-            f"    _fs.append({pool.ref(Frame, 'k')}(_e.code_id, 0, env))",
+            "    if len(_fired) > 1:",
+            "        _a = m.st.active",
+            f"        for _e, _c, _seat, env in reversed({pool.ref(sort, 'o')}(m, _fired, 0 if _a is None else _a, "
+            "m.n_players)):",
+            f"            {deep}", "                raise m._too_deep(_e.code_id)",
+            f"            _fs.append({frame}(_e.code_id, 0, env))",
+            "        m.brk = True",
+            "        return True",
+            "    _e, _c, _seat, env = _fired[0]",
+            f"    {deep}", "        raise m._too_deep(_e.code_id)",
+            f"    _fs.append({frame}(_e.code_id, 0, env))",
             "    m.brk = True",
             "    return True"]
 
@@ -683,16 +695,17 @@ class Triggers:
                         self.quiet_ones[event] = logged
             else:                       # nothing to log: `quiet_events` from now on
                 over = plan.over or _no_triggers
-                # `_fire` written out where the log is off, unless it is another (a subclass's)
-                quick = not self.log.on and type(self)._fire is _FIRE
-                self.quiet_events[event] = (quick and getattr(over, "quick", None)) or getattr(over, "fire", None) \
-                    or _fire_of(over, event)
+                # `_fire` written out where the log is off, unless it (or `_order`) is another (a subclass's)
+                quick = not self.log.on and type(self)._fire is _FIRE and type(self)._order is _ORDER
+                fire = self.quiet_events[event] = (quick and getattr(over, "quick", None)) \
+                    or getattr(over, "fire", None) or _fire_of(over, event)
                 self._quiet_pins[event] = getattr(over, "cards", None)    # one without: any card
                 one = getattr(over, "one", None) if plan.declared else None
                 if one is not None:
                     self.quiet_ones[event] = (quick and getattr(one, "quick", None)) or one
                 elif over is _no_triggers and plan.declared:
                     self.quiet_ones[event] = _no_one
+                return fire(self, param_sets, span)     # as from now on
             over = plan.over
             if over is None:
                 return None
@@ -972,5 +985,5 @@ class Triggers:
         return sorted(fired, key=key)
 
 
-# `Triggers._fire` itself: a machine whose `_fire` is this one may have it written out (`_fire_lines`)
-_FIRE = Triggers._fire
+# `Triggers._fire` and `_order` themselves: a machine whose own are these may have them written out (`_fire_lines`)
+_FIRE, _ORDER = Triggers._fire, Triggers._order

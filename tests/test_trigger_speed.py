@@ -127,3 +127,27 @@ def test_the_seat_is_a_key_once():
     src = next(s for s in eng.m.prog.pool.sources if f"def {sort.__name__}(" in s)
     [ret] = [line.strip() for line in src.splitlines() if line.strip().startswith("return (")]
     assert ret.endswith(", _s, _c)") and ret.count("_s") == 1
+
+
+def test_several_triggers_of_a_moment_are_ordered_and_pushed_in_place():
+    """Battlefield with the log off: moments that set off several triggers are ordered by the
+    program's sorter from the quick `fire` itself, and `Triggers._fire` is never called (its end
+    states are `_fire`'s: test_quick_fire_plays_as_fire_called)."""
+    import sys
+    calls = {"fire": 0, "sort": 0}
+    fire_code = triggers.Triggers._fire.__code__
+
+    def profile(frame, event, arg):
+        if event == "call":
+            if frame.f_code is fire_code:
+                calls["fire"] += 1
+            elif frame.f_code.co_filename == "<cardsmith trigger order>" and frame.f_code.co_name != "_key":
+                calls["sort"] += 1
+    game = load_game(str(ROOT / "games/battlefield_space.cards"))
+    sys.setprofile(profile)
+    try:
+        for seed in range(3):
+            run_game(game, 2, seed, log=False)
+    finally:
+        sys.setprofile(None)
+    assert calls["sort"] > 5 and calls["fire"] == 0, calls
