@@ -73,6 +73,10 @@ class Snippet:
     ends: bool = False
     pc: bool = True
     lazy: bool = False
+    # lines that read into variables what the lines use of the env and keep in step with it (a
+    # `for each`'s index and list): run first, or, where the instruction heads a block that goes
+    # round its loop (`_body`), once before its `while True:` (no other instruction writes them)
+    carried: tuple = ()
     # what the instruction may do to the run, for `flat`: (the state parts it may dirty, the
     # built-in events it may announce), or None when it may push a frame, ask or end the game
     effect: tuple | None = None
@@ -759,6 +763,7 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
         chained[1] = max(chained[1], chain.get(t, 0) + 1)
         return [*setpc, f"{ind}_r = {pool.ref(nxt, 'b')}(m, fr)",
                 f"{ind}return {_n(kk)}{_PLUS} + _r if _r > 0 else _r - {_n(kk)}{_MINUS}"]
+    first = []      # the lines that run once as the block begins (`Snippet.carried`)
     kf = 0          # the instructions of the flat procedures pasted on every way through (`_pasted`, fold)
     known = None    # the pc `fr.pc` holds for sure here, on the way through
     while p < n:
@@ -781,6 +786,11 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
                 known = p + 1
             elif snip.lazy:
                 known = None    # set on some of its paths only (its "pc" directives)
+            if snip.carried:
+                if p == pc:
+                    first = [*snip.carried]     # before the loop, if the block goes round it
+                else:       # pragma: no cover - a loop's head always begins its block (a jump target)
+                    out += [pad + line for line in snip.carried]
             local = _local_call(program, snip.lines, 1, True) if inline and not plain else None
             if local is not None:
                 out += [pad + line for line in local[0]]
@@ -870,7 +880,9 @@ def _body(program, code, pc: int, plain: bool = False, inline: bool = True) -> B
     if plain or not (code.srcs[p - 1] is not None and code.srcs[p - 1].ends):
         out += onward(p, pad, False, known == p)
     if looped[0]:       # the instructions go round in `while True:`, every pass ends in a return or continue
-        out = [f"{loops} = {LOOPS}", "while True:"] + ["    " + line for line in out]
+        out = [_mark(code.id, pc), *first, f"{loops} = {LOOPS}", "while True:"] + ["    " + line for line in out]
+    elif first:
+        out = [_mark(code.id, pc), *first, *out]
     size = (k + extra) * (LOOPS if looped[0] else 1) + chained[0]   # a block called: once, as it leaves
     body = cache[key] = Body(tuple(out), size, chained[1], chained[2] + looped[0])
     return body

@@ -984,12 +984,16 @@ class StmtCompiler:
             env[idx] = i
             fr.pc = end[0]
         if s.cond is None:
-            src = Snippet((f"_i = env[{idx!r}]", f"_l = env[{lst!r}]",
-                           "if _i < len(_l):",
-                           f"    env[{name!r}] = _l[_i]",
-                           f"    env[{idx!r}] = _i + 1",
-                           "else:",             # (the index is _i already)
-                           ("goto", end, "    ")), pc=False, effect=(0, ()))
+            # the index and the list read into variables of this loop's own (`carried`: a block
+            # that goes round the loop reads them once, its passes keep them), the index written
+            # back at each pass, so the env holds the loop's state wherever the block leaves
+            fi, fl = f"_fi{idx[2:]}", f"_fl{idx[2:]}"
+            src = Snippet((f"if {fi} < len({fl}):",
+                           f"    env[{name!r}] = {fl}[{fi}]",
+                           f"    env[{idx!r}] = {fi} = {fi} + 1",
+                           "else:",             # (the index is the env's already)
+                           ("goto", end, "    ")), pc=False, effect=(0, ()),
+                          carried=(f"{fi} = env[{idx!r}]", f"{fl} = env[{lst!r}]"))
         else:
             src = Snippet((f"_i = env[{idx!r}]", f"_l = env[{lst!r}]", "_f = False",
                            "while _i < len(_l):",

@@ -57,6 +57,8 @@ setup:
     shuffle box
     repeat 19 times:
         add 1 to seat 2's points
+    for each c in cards in box:
+        add value of c to seat 1's points
     for each p in players:
         repeat 4 times:
             move top card of box to p's deck face down
@@ -232,3 +234,19 @@ def test_a_loop_counts_its_passes_down():
         assert f"{name} += 1" not in src
     eng = run_game(_game(), 2, 0, log=False)
     assert eng.m.players[1]["points"] >= 19      # 19 passes: three calls of the block
+
+
+def test_a_for_each_keeps_its_index_and_list_in_variables():
+    """`Snippet.carried`: a `for each` reads its index and list from the env once, before the
+    `while True:` of a block that goes round it, and writes the index back at each pass."""
+    import re
+    src = _sources(_game(), "setup")
+    found = re.findall(r"(_fi[0-9]+) = env\['(\$i[0-9]+)'\]\n +(_fl[0-9]+) = env\['\$list[0-9]+'\]\n +_l[0-9]+ = [0-9]+\n +while True:\n"
+                       r" +if (_fi[0-9]+) < len\((_fl[0-9]+)\):", src)
+    assert found, src
+    for fi, idx, fl, fi2, fl2 in found:
+        assert (fi, fl) == (fi2, fl2)
+        assert f"env['{idx}'] = {fi} = {fi} + 1" in src
+    eng = run_game(_game(), 2, 0, log=True)
+    # the box's 12 cards, 9 worth 1 and 3 worth 2, each added once (the block called twice)
+    assert "Player 1's points becomes 15" in [e["text"] for e in eng.m.log.events]
