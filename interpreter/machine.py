@@ -975,10 +975,8 @@ class Machine(Triggers, Decisions, Scenarios):
         pins = self.quiet_cards(FLIPPED)
         if pins is None:
             self.announce_all(FLIPPED, [{"card": c} for c in flipped], span)
-        else:
-            sets = [{"card": c} for c in flipped if c in pins]
-            if sets:
-                self.announce_all(FLIPPED, sets, span)
+        elif not pins.isdisjoint(flipped):      # (most flips turn no pinned card: no list made)
+            self.announce_all(FLIPPED, [{"card": c} for c in flipped if c in pins], span)
 
     def assign(self, kind: str, owner, name: str, value, span) -> bool:
         if value.__class__ is int and not -MAX_RUNTIME_NUMBER <= value <= MAX_RUNTIME_NUMBER:

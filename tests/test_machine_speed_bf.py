@@ -7,6 +7,8 @@ against the general way it stands for:
   pushed, the version) must be the general path's.
 * `Machine.flip` where only triggers pinned to a card answer `revealed`: the zone of a card none of
   them holds is not looked up.
+* `Machine._flipped` where only triggers pinned to a card answer `flipped`: a flip that turned
+  none of their cards looks for none of them one by one.
 * `Machine.reset_memory`: the dicts it reads are kept per state until `attach` clears them; a
   period with nothing to reset does not ask which state it is.
 """
@@ -196,3 +198,33 @@ def test_modified_all_adds_the_modifiers_itself_and_fails_where_one_by_one_does(
             read()
         got.append((err.value.message, err.value.span, m.st.work - start))
     assert got[0] == got[1] and got[0][2] == k * (cards.index(added[0]) + 1)
+
+
+class _Pins(frozenset):
+    """A `quiet_cards` answer counting the cards looked for one at a time."""
+    asked = 0
+
+    def __contains__(self, c):
+        type(self).asked += 1
+        return frozenset.__contains__(self, c)
+
+
+def test_flipped_looks_for_the_pinned_cards_one_by_one_only_when_one_is_turned():
+    """`Machine._flipped` where only triggers pinned to a card answer `flipped`: a flip that turned
+    none of their cards raises nothing and makes no parameters (one C-level test); one that
+    turned some raises `flipped` for those alone."""
+    from cardsmith.dsl.registry import FLIPPED
+    eng = run_game(load_game(str(BATTLEFIELD)), 2, 1, log=False)
+    m = eng.m
+    pins = _Pins(m.quiet_cards(FLIPPED))
+    assert pins
+    m.quiet_cards = {FLIPPED: pins}.get
+    raised = []
+    m.announce_all = lambda event, sets, span: raised.append((event, sets))
+    others = [c for c in range(len(m.st.card_zone)) if c not in pins][:3]
+    _Pins.asked = 0
+    m._flipped(others, None)
+    assert raised == [] and _Pins.asked == 0
+    pinned = min(pins)
+    m._flipped(others + [pinned], None)
+    assert raised == [(FLIPPED, [{"card": pinned}])]
