@@ -746,10 +746,13 @@ class Triggers:
         if len(fired) > 1 or not plan.one_unordered:    # else ordering one trigger evaluates nothing
             fired = self._order(fired)
         if self.log.on:
-            named, player_name = self.log.named, self.log.player_name
+            named, names, tails = self.log.named, self.card_names, self._trigger_tails
             for entry, c, seat, env in fired:
-                named(self, "trigger", entry.ability.span, {"card": self.card_label(c), "player": seat, "on": event},
-                      c, f" of {player_name(seat)} triggers on {event}")
+                tail = tails.get((seat, event))
+                if tail is None:
+                    tail = tails[seat, event] = f" of {self.log.player_name(seat)} triggers on {event}"
+                # (`card_label`: a trigger's card is a card)
+                named(self, "trigger", entry.ability.span, {"card": names[c], "player": seat, "on": event}, c, tail)
         if plan.stacking:
             waiting = [f for f in fired if f[0].stacked]
             if waiting:
@@ -762,6 +765,12 @@ class Triggers:
             frames.append(Frame(entry.code_id, 0, env))
         self.brk = True
         return True
+
+    @cached_property
+    def _trigger_tails(self) -> dict:
+        """(seat, event) -> the words of a trigger's log line after its card's name (`_fire`), made
+        at their first use: the players' names do not change during a game."""
+        return {}
 
     def _stack_triggers(self, event: str, waiting: list, span) -> None:
         """Triggers a `stack` declaration holds go on the stack as items (the first to resolve on

@@ -151,3 +151,16 @@ def test_several_triggers_of_a_moment_are_ordered_and_pushed_in_place():
     finally:
         sys.setprofile(None)
     assert calls["sort"] > 5 and calls["fire"] == 0, calls
+
+
+def test_a_triggers_log_line_is_its_card_and_the_words_made_once():
+    """With the log on, a trigger's line is its card's name and the words after it made once per
+    seat and event (`Triggers._trigger_tails`): "<card> of <player> triggers on <event>"."""
+    eng = run_game(load_game(str(ROOT / "games/battlefield_space.cards")), 2, 1, log=True)
+    tails = eng.m._trigger_tails
+    assert tails and all(tail == f" of {eng.m.log.player_name(seat)} triggers on {event}"
+                         for (seat, event), tail in tails.items())
+    lines = [e for e in eng.event_log.events if e["event"] == "trigger"]
+    assert len(lines) > 20
+    for e in lines:
+        assert e["text"] == f"{e['card']} of {eng.m.log.player_name(e['player'])} triggers on {e['on']}"
