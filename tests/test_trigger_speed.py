@@ -164,3 +164,18 @@ def test_a_triggers_log_line_is_its_card_and_the_words_made_once():
     assert len(lines) > 20
     for e in lines:
         assert e["text"] == f"{e['card']} of {eng.m.log.player_name(e['player'])} triggers on {e['on']}"
+
+
+def test_a_game_state_is_made_of_its_fields_by_name():
+    """`GameState.__init__` names every field once (no loop of `setattr`), the fields of FIELDS
+    (what a save holds), and a made state holds each as given."""
+    import inspect
+    from cardsmith.interpreter.state import FIELDS, GameState
+    params = inspect.signature(GameState.__init__).parameters
+    assert [n for n, p in params.items() if p.kind is p.KEYWORD_ONLY] == list(FIELDS)
+    assert not any(p.kind is p.VAR_KEYWORD for p in params.values())
+    values = {f: [f] for f in FIELDS}
+    st = GameState(**values)
+    assert all(getattr(st, f) is values[f] for f in FIELDS)
+    eng = run_game(load_game(str(ROOT / "games/space_war_in_space.cards")), 2, 1, log=False)
+    assert GameState.from_dict(eng.state.to_dict()).to_dict() == eng.state.to_dict()
