@@ -1197,20 +1197,25 @@ class Machine(Triggers, Decisions, Scenarios):
         if True in out:     # an out player's zones hold no live modifier (`_live`): seen as shared ones
             zone_seat = {k: None if s is None or out[s] else s for k, s in zone_seat.items()}
         for entry in self.prog.modifiers.get(name, ()):
-            blank, cond, target, amount_of, extra = entry.blank, entry.cond, entry.target, entry.amount, entry.extra
-            ability = entry.ability
             where = entry.zones     # where the first conjunct can hold (Program._modifier_zones)
-            if where is not None:
+            if where is None:
+                srcs = entry.cards
+                cond = entry.cond
+            else:
+                # its cards lying there, found first in a loop of their own (a list comprehension
+                # costs a call: more machine instructions over these short lists)
+                srcs = []
+                for src in entry.cards:
+                    if card_zone[src] in where:
+                        srcs.append(src)
+                if not srcs:
+                    continue
                 cond = entry.rest
+            blank, target, amount_of, extra = entry.blank, entry.target, entry.amount, entry.extra
+            ability = entry.ability
             # the cards of `_live` (in a player's zone, for a player still in), looked at as found
-            for src in entry.cards:
-                if where is None:
-                    seat = zone_seat[card_zone[src]]
-                else:
-                    z = card_zone[src]
-                    if z not in where:
-                        continue
-                    seat = zone_seat[z]
+            for src in srcs:
+                seat = zone_seat[card_zone[src]]
                 if seat is None:
                     continue
                 env = {"$this": src, "$you": seat, **extra} if extra else {"$this": src, "$you": seat}

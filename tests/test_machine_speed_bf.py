@@ -9,6 +9,8 @@ against the general way it stands for:
   them holds is not looked up.
 * `Machine._flipped` where only triggers pinned to a card answer `flipped`: a flip that turned
   none of their cards looks for none of them one by one.
+* `Machine._mod_table`: a modifier listing its zones has its cards lying there found first, and
+  one with none there is passed over before its parts are read; the table is the whole walk's.
 * `Machine.reset_memory`: the dicts it reads are kept per state until `attach` clears them; a
   period with nothing to reset does not ask which state it is.
 """
@@ -228,3 +230,52 @@ def test_flipped_looks_for_the_pinned_cards_one_by_one_only_when_one_is_turned()
     pinned = min(pins)
     m._flipped(others + [pinned], None)
     assert raised == [(FLIPPED, [{"card": pinned}])]
+
+
+def test_a_modifier_with_no_card_in_its_zones_is_passed_over_before_its_parts_are_read():
+    """`_mod_table` finds a zoned modifier's cards lying in its zones first: one with none there
+    is passed over before its target, amount, condition and keyword arguments are looked at; the
+    table is the one of every card of every list walked with the whole condition (zones None)."""
+    from cardsmith.interpreter.engine import Engine
+    from cardsmith.interpreter.program import ModifierEntry
+    reads = []
+
+    class Watched(ModifierEntry):
+        @property
+        def target(self):
+            reads.append(self)
+            return self.__dict__["target"]
+
+    eng = Engine(load_game(str(BATTLEFIELD)), players=2, seed=3, log=False)
+    m = eng.m
+    entries = m.prog.modifiers["force"]
+    assert all(e.zones is not None for e in entries)
+    built = passed = 0
+    for _ in range(60):
+        if eng.finished:
+            break
+        lying = [e for e in entries if any(m.st.card_zone[c] in e.zones for c in e.cards)]
+        reads.clear()
+        for e in entries:
+            e.__class__ = Watched
+        try:
+            got = m._mod_table("force")
+        finally:
+            for e in entries:
+                e.__class__ = ModifierEntry
+        assert reads == lying
+        zones = [e.zones for e in entries]
+        work = m.st.work
+        for e in entries:
+            e.zones = None
+        try:
+            want = m._mod_table("force")
+        finally:
+            for e, z in zip(entries, zones):
+                e.zones = z
+        m.st.work = work
+        assert got == want
+        built += bool(got)
+        passed += len(entries) - len(lying)
+        eng.decide(0)
+    assert built > 10 and passed > 100
