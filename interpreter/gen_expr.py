@@ -592,8 +592,11 @@ class ExprGen:
             if isinstance(e, A.FieldOf) and is_list(t):
                 return True         # a list of the field of each
             if t == PLAYER and not isinstance(e, A.FieldAccess):
-                # a player's attribute that never holds none (`attr_nn`), of a player never none
-                return self.attr_nn("player", e.name) and self.nn(obj, sc, g)
+                # a player's attribute that never holds none (`attr_nn`) or zone (its key: the
+                # player's, `possessive`), of a player never none
+                return ((self.attr_nn("player", e.name) or (e.name in self.d.zones and self.d.entity_of_plural(e.name) is None
+                                                            and self.d.zones[e.name].per_entity is None))
+                        and self.nn(obj, sc, g))
             # the zone a card lies in: every card lies in one (engine._start, and a move's
             # destination is never none), so of a card that is not none it is not none
             return (e.name == "zone" and t == CARD and not isinstance(obj, A.TopCard)
@@ -930,8 +933,13 @@ class ExprGen:
         if owner_t == PLAYER and (kind := self.d.entity_of_plural(name)) is not None:
             from . import entities      # `p's ships`: the player's live entities
             return f"{self.const(entities.of_player)}(m, {kind!r}, {owner})"
-        if owner_t == PLAYER and owner in g.nn:     # a variable that holds a player, never none
+        if owner_t == PLAYER and (owner in g.nn or self.seat_const(owner) is not None):
+            # a variable that holds a player, never none (or a seat every game has)
             if zones and name in self.d.zones:
+                seat = self.seat_const(owner)
+                if seat is not None:        # `seat 1's hand`: the key itself, looked up now (by a
+                    # name, as the seat is: a statement may test it `is None`)
+                    return self.const(self.p.zone_keys[name][seat])
                 return f"{self.const(self.p.zone_keys[name])}[{owner}]"
             if name in self.p.modified_player_attrs:
                 return f"m.modified_player({owner}, {name!r})"
@@ -1050,6 +1058,9 @@ class ExprGen:
         if owner is None:
             return None
         if owner in g.nn:
+            seat = self.seat_const(owner)
+            if seat is not None:
+                return f"m.zones[{self.const(keys[seat])}]"
             return f"m.zones[{self.const(keys)}[{owner}]]"
         t, first = self.bind(owner, g)
         return (f"(m.zones[{self.const(keys)}[{t}]] if {first} is not None "
@@ -1085,6 +1096,12 @@ class ExprGen:
         seats = self.seats()
         return (f"({seats}[: m.n_players] if True not in m.st.out "
                 f"else list({self.const(compress)}({seats}, {self.const(map)}({self.const(not_)}, m.st.out))))")
+
+    def seat_const(self, src: str) -> int | None:
+        """The seat a player's source is, where it is a constant (`seat 1` of a seat every game
+        has, g_SeatPlayer: a name bound to the number), else None."""
+        v = self.pool.ns.get(src) if src.startswith("_k") else None
+        return v if v.__class__ is int else None
 
     def seats(self) -> str:
         """The constant list of every seat a game may have (0 .. MAX_PLAYERS - 1), sliced to the

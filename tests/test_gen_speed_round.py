@@ -53,6 +53,9 @@ procedure maybe_gain(p):
         add 1 to your points
         announce gained(p)
 
+define side(p) as [p's deck, p's pile]
+define sides() as side(seat 1) + side(seat 2)
+
 setup:
     shuffle box
     repeat 19 times:
@@ -77,6 +80,8 @@ round "Round":
             if p's pile is not empty:
                 p chooses c from cards in p's pile, prompt "Back to the deck?"
                 move c to p's deck face down
+    if count(cards in seat 1's pile) + count(cards in seat 2's deck) > 30 or count(cards in sides() where it is a Chip) > 30:
+        seat 2 wins
     if first(players)'s points > 60 or first(players)'s rounds > 60:
         first(players) wins
 '''
@@ -250,3 +255,16 @@ def test_a_for_each_keeps_its_index_and_list_in_variables():
     eng = run_game(_game(), 2, 0, log=True)
     # the box's 12 cards, 9 worth 1 and 3 worth 2, each added once (the block called twice)
     assert "Player 1's points becomes 15" in [e["text"] for e in eng.m.log.events]
+
+
+def test_a_zone_of_a_seat_every_game_has_is_its_key():
+    """`seat 1's pile` (and a define's `p's deck` given `seat 2`): the key bound by a name, not
+    the seat's list of keys indexed at run time (ExprGen.seat_const)."""
+    game = _game()
+    src = _sources(game, "round")
+    ns = program_for(game).pool.ns
+    keys = {ns[n]: n for n in ns if n.startswith("_k") and ns[n].__class__ is str}
+    for key in ("pile:0", "deck:1", "deck:0", "pile:1"):
+        assert key in keys, key
+    assert f"m.zones[{keys['pile:0']}]" in src and f"m.zones[{keys['deck:1']}]" in src
+    assert f"[{keys['deck:0']}, {keys['pile:0']}]" in src
