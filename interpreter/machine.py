@@ -1184,6 +1184,8 @@ class Machine(Triggers, Decisions, Scenarios):
                     continue
                 yield entry, env
 
+    _seats_out = None       # ([who is out], zone key -> seat, none for an out player's): `_mod_table`
+
     def _mod_table(self, name) -> dict:
         """The table of `_from_table`: `_active_modifiers` walked inline (no generator, no list
         of live cards, no env copied for a modifier without a keyword's arguments), each
@@ -1195,7 +1197,11 @@ class Machine(Triggers, Decisions, Scenarios):
         st = self.st
         card_zone, zone_seat, out = st.card_zone, self.zone_seat, st.out
         if True in out:     # an out player's zones hold no live modifier (`_live`): seen as shared ones
-            zone_seat = {k: None if s is None or out[s] else s for k, s in zone_seat.items()}
+            held = self._seats_out      # (made once for these players out)
+            if held is None or held[0] != out:
+                held = self._seats_out = (list(out), {k: None if s is None or out[s] else s
+                                                      for k, s in zone_seat.items()})
+            zone_seat = held[1]
         for entry in self.prog.modifiers.get(name, ()):
             where = entry.zones     # where the first conjunct can hold (Program._modifier_zones)
             if where is None:
@@ -1224,22 +1230,25 @@ class Machine(Triggers, Decisions, Scenarios):
                 if cond is not None and not cond(self, env):
                     continue
                 targets = GAME if target is None else target(self, env)
-                if targets is None or targets == []:
+                if targets is None:
                     continue
-                amount = amount_of(self, env)
                 if isinstance(targets, list):
+                    if not targets:
+                        continue
+                    add = (amount_of(self, env), ability)     # one pair, whatever the targets
                     for t in (dict.fromkeys(targets) if len(targets) > 1 else targets):
                         got = parts.get(t)
                         if got is None:
-                            parts[t] = [(amount, ability)]
+                            parts[t] = [add]
                         else:
-                            got.append((amount, ability))
+                            got.append(add)
                 else:
+                    add = (amount_of(self, env), ability)
                     got = parts.get(targets)
                     if got is None:
-                        parts[targets] = [(amount, ability)]
+                        parts[targets] = [add]
                     else:
-                        got.append((amount, ability))
+                        got.append(add)
         return parts
 
     def card_label(self, c) -> str:

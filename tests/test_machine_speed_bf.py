@@ -10,7 +10,8 @@ against the general way it stands for:
 * `Machine._flipped` where only triggers pinned to a card answer `flipped`: a flip that turned
   none of their cards looks for none of them one by one.
 * `Machine._mod_table`: a modifier listing its zones has its cards lying there found first, and
-  one with none there is passed over before its parts are read; the table is the whole walk's.
+  one with none there is passed over before its parts are read; the table is the whole walk's;
+  with a player out, the zones' seats are mapped once for those players out.
 * `Machine.reset_memory`: the dicts it reads are kept per state until `attach` clears them; a
   period with nothing to reset does not ask which state it is.
 """
@@ -279,3 +280,27 @@ def test_a_modifier_with_no_card_in_its_zones_is_passed_over_before_its_parts_ar
         passed += len(entries) - len(lying)
         eng.decide(0)
     assert built > 10 and passed > 100
+
+
+def test_the_seats_of_a_table_with_players_out_are_made_once_for_those_players():
+    """`_mod_table` with a player out maps that player's zones to none once for those players out
+    (`_seats_out`), made again when who is out changes: each table the per-read definition's
+    (`_active_modifiers`), in which an entry with empty targets adds nothing."""
+    from cardsmith.interpreter.engine import Engine
+    from test_machine_speed_paths import _reference_table
+    eng = Engine(load_game(str(BATTLEFIELD)), players=2, seed=1, log=False)
+    m = eng.m
+    compared = 0
+    for _ in range(40):
+        if eng.finished:
+            break
+        for outs in ([True, False], [False, True], [True, False]):
+            m.st.out[:] = outs
+            got = m._mod_table("force")
+            held = m._seats_out
+            assert held[0] == outs and m._mod_table("force") == got == _reference_table(m, "force")
+            assert m._seats_out is held         # the same players out: not made again
+            compared += bool(got)
+        m.st.out[:] = [False, False]
+        eng.decide(0)
+    assert compared > 5
