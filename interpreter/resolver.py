@@ -201,11 +201,13 @@ def usable(m, player: int, any_time_only: bool) -> list[str]:
                         found[i] = [c]
                     else:
                         got.append(c)
-    for i in plan.anywhere:
-        entry = plan.rows[i][0]
-        candidates = [c for c in entry.cards if zone_seat[card_zone[c]] == player]
-        if candidates:
-            found[i] = candidates
+    for c, i in plan.anywhere:      # each card of such an action, by row, then in the action's order
+        if zone_seat[card_zone[c]] == player:
+            got = found.get(i)
+            if got is None:
+                found[i] = [c]
+            else:
+                got.append(c)
     if not found:
         return out
     active = st.active
@@ -245,7 +247,8 @@ class _Plan:
     """What `usable` needs for one seat, fixed by the program. `rows`: each action a window may
     offer (or all), in the program's order, with its checks. `by_zones`: for each set of zone
     keys actions are used from, {card: [the rows of those actions that card carries]}.
-    `anywhere`: the rows of the actions used wherever their cards lie."""
+    `anywhere`: (card, row) of each card of the actions used wherever their cards lie, by row,
+    then in the action's order of its cards (one loop over them all, where each row was a list)."""
     __slots__ = ("rows", "by_zones", "anywhere")
 
     def __init__(self, rows: list, by_zones: list, anywhere: list):
@@ -278,7 +281,8 @@ def _plan(m, player: int, any_time_only: bool) -> _Plan:
         by_card = by_keys.setdefault(keys, {})
         for c in entry.card_set:
             by_card.setdefault(c, []).append(i)
-    plan = _Plan(rows, [(keys, by_card) for keys, by_card in by_keys.items() if keys and by_card], anywhere)
+    plan = _Plan(rows, [(keys, by_card) for keys, by_card in by_keys.items() if keys and by_card],
+                 [(c, i) for i in anywhere for c in rows[i][0].cards])
     prog.action_keys[("plan", any_time_only, player)] = plan
     return plan
 

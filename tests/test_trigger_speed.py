@@ -179,3 +179,16 @@ def test_a_game_state_is_made_of_its_fields_by_name():
     assert all(getattr(st, f) is values[f] for f in FIELDS)
     eng = run_game(load_game(str(ROOT / "games/space_war_in_space.cards")), 2, 1, log=False)
     assert GameState.from_dict(eng.state.to_dict()).to_dict() == eng.state.to_dict()
+
+
+def test_the_cards_of_actions_used_anywhere_are_one_list():
+    """`resolver.usable` walks the cards of the actions used wherever their cards lie in one loop:
+    its plan holds (card, row) for each, by row, then in the action's order of its cards (what it
+    offers is the plain walk's: tests/test_resolver_usable.py)."""
+    eng = run_game(load_game(str(ROOT / "games/space_race.cards")), 2, 1, log=False)
+    plans = [p for k, p in eng.m.prog.action_keys.items() if isinstance(k, tuple) and k[0] == "plan"]
+    assert plans and any(p.anywhere for p in plans)
+    for plan in plans:
+        rows = sorted({i for _c, i in plan.anywhere})
+        assert all(not plan.rows[i][0].from_zones for i in rows)
+        assert plan.anywhere == [(c, i) for i in rows for c in plan.rows[i][0].cards]
