@@ -94,14 +94,21 @@ class Machine(Triggers, Decisions, Scenarios):
         self.n_players = n_players
         self.log = log
         self.max_steps = max_steps
-        # `hand:1` is seat 1's; `crew:1/2` too, the zone of seat 1's entity in slot 2 (interpreter/entities.py)
-        self.zone_seat = {key: key_seat(key) for key in state.zones}
-        # per zone key, what `move` looks up for every card: the declaration, its seat, public or not
-        self.zone_info = {}
-        for key, seat in self.zone_seat.items():
-            decl = program.decls.zones[key.partition(":")[0]]
-            self.zone_info[key] = (decl, seat, decl.visibility == "public")
-        self._public_of = {key: info[2] for key, info in self.zone_info.items()}   # zone key -> public or not
+        # `hand:1` is seat 1's; `crew:1/2` too, the zone of seat 1's entity in slot 2 (interpreter/entities.py);
+        # per zone key, what `move` looks up for every card: the declaration, its seat, public or
+        # not; and zone key -> public or not. Made once for the program's games with these zones
+        # (no machine changes them: `zone_info` is set again, never changed, by a test's spy)
+        made = program.__dict__.setdefault("_zone_tables", {})
+        keys = tuple(state.zones)
+        tables = made.get(keys)
+        if tables is None:
+            zone_seat = {key: key_seat(key) for key in keys}
+            zone_info = {}
+            for key, seat in zone_seat.items():
+                decl = program.decls.zones[key.partition(":")[0]]
+                zone_info[key] = (decl, seat, decl.visibility == "public")
+            tables = made[keys] = (zone_seat, zone_info, {key: info[2] for key, info in zone_info.items()})
+        self.zone_seat, self.zone_info, self._public_of = tables
         self.triggers = program.triggers
         # built-in events are raised only when something listens: a trigger, a window, a replacement
         self.listened = set(program.triggers) | set(program.windows_after) | set(program.replacements)

@@ -12,6 +12,7 @@ against the general way it stands for:
 * `Machine._mod_table`: a modifier listing its zones has its cards lying there found first, and
   one with none there is passed over before its parts are read; the table is the whole walk's;
   with a player out, the zones' seats are mapped once for those players out.
+* `Machine.__init__`: the zone tables made once per program and zones, shared by its games.
 * `Machine.reset_memory`: the dicts it reads are kept per state until `attach` clears them; a
   period with nothing to reset does not ask which state it is.
 """
@@ -304,3 +305,21 @@ def test_the_seats_of_a_table_with_players_out_are_made_once_for_those_players()
         m.st.out[:] = [False, False]
         eng.decide(0)
     assert compared > 5
+
+
+def test_the_zone_tables_are_made_once_per_program_and_zones():
+    """A machine's zone tables (`zone_seat`, `zone_info`, `_public_of`) are the same objects for
+    every game of a program with the same zones, other ones for another player count, and what
+    each zone's declaration says."""
+    from cardsmith.interpreter.entities import key_seat
+    game = load_game(str(ROOT / "games" / "space_war_in_space.cards"))
+    two, again, four = (run_game(game, n, seed, log=False).m for n, seed in ((2, 1), (2, 2), (4, 1)))
+    assert two.zone_info is again.zone_info and two.zone_seat is again.zone_seat
+    assert two._public_of is again._public_of
+    assert four.zone_info is not two.zone_info
+    for m in (two, four):
+        decls = m.prog.decls.zones
+        assert list(m.zone_info) == list(m.st.zones) == list(m.zone_seat) == list(m._public_of)
+        for key, (decl, seat, public) in m.zone_info.items():
+            assert decl is decls[key.partition(":")[0]] and seat == key_seat(key) == m.zone_seat[key]
+            assert public == (decl.visibility == "public") == m._public_of[key]
