@@ -213,7 +213,7 @@ def usable(m, player: int, any_time_only: bool) -> list[str]:
     active = st.active
     rows = plan.rows
     for i in (sorted(found) if len(found) > 1 else found):
-        entry, blank, conds, costs, targets, extra, prefix, fixed = rows[i]
+        entry, blank, conds, costs, targets, extra, prefix, fixed, mine = rows[i]
         if entry.own_turn and active != player:
             continue
         candidates = found[i]
@@ -226,7 +226,7 @@ def usable(m, player: int, any_time_only: bool) -> list[str]:
         # (a closure that binds `it` or a name in it puts back what was there)
         env = {"$this": None, "$you": player, **extra} if extra else {"$this": None, "$you": player}
         for c in candidates:
-            if zone_seat[card_zone[c]] != player:
+            if not mine and zone_seat[card_zone[c]] != player:
                 continue
             env["$this"] = c
             if blank is not None and not blank(m, env):
@@ -245,7 +245,8 @@ def usable(m, player: int, any_time_only: bool) -> list[str]:
 
 class _Plan:
     """What `usable` needs for one seat, fixed by the program. `rows`: each action a window may
-    offer (or all), in the program's order, with its checks. `by_zones`: for each set of zone
+    offer (or all), in the program's order, with its checks and whether its candidates are surely
+    in the seat's zones (`_plan`'s `mine`). `by_zones`: for each set of zone
     keys actions are used from, {card: [the rows of those actions that card carries]}.
     `anywhere`: (card, row) of each card of the actions used wherever their cards lie, by row,
     then in the action's order of its cards (one loop over them all, where each row was a list)."""
@@ -273,8 +274,12 @@ def _plan(m, player: int, any_time_only: bool) -> _Plan:
                 keys = prog.action_keys[(entry.index, player)] = tuple(
                     key for name in entry.from_zones for key in _from_keys(m, name, player))
         i = len(rows)
+        # `mine`: every candidate is in the seat's zones (`usable` need not look again): found so
+        # (used anywhere), or from zones each of which is one of its own (not a shared zone, nor
+        # an entity's, whose slot changes hands)
+        mine = keys is None or all(prog.decls.zones[name].per_player for name in entry.from_zones)
         rows.append((entry, entry.blank, tuple(entry.conds), tuple(entry.costs),
-                     entry.targets, entry.extra, f"{entry.index}:", entry.fixed))
+                     entry.targets, entry.extra, f"{entry.index}:", entry.fixed, mine))
         if keys is None:
             anywhere.append(i)
             continue

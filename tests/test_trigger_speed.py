@@ -192,3 +192,28 @@ def test_the_cards_of_actions_used_anywhere_are_one_list():
         rows = sorted({i for _c, i in plan.anywhere})
         assert all(not plan.rows[i][0].from_zones for i in rows)
         assert plan.anywhere == [(c, i) for i in rows for c in plan.rows[i][0].cards]
+
+
+@pytest.mark.parametrize("path", ["games/space_race.cards", "games/the_space_war.cards",
+                                  "games/eve_war_for_new_eden.cards", "tests/games/sharpshooters.cards"])
+def test_an_actions_candidates_from_its_seats_own_zones_are_not_looked_at_again(path):
+    """A row of `usable`'s plan is `mine` where every candidate `usable` finds for it is in the
+    seat's own zones: an action used anywhere (its cards found there), or one used from zones
+    per player, whose keys are the seat's all game; a shared zone or an entity's is not."""
+    game = load_game(str(ROOT / path))
+    eng = run_game(game, 2, 1, log=False)
+    m = eng.m
+    plans = [(k[2], p) for k, p in m.prog.action_keys.items() if isinstance(k, tuple) and k[0] == "plan"]
+    assert plans and any(row[-1] for _seat, p in plans for row in p.rows), path
+    for seat, plan in plans:
+        for i, row in enumerate(plan.rows):
+            entry, mine = row[0], row[-1]
+            if not entry.from_zones:
+                assert mine and all(j != i for keys, by_card in plan.by_zones for rows in by_card.values()
+                                    for j in rows)
+                continue
+            per_player = all(m.prog.decls.zones[name].per_player for name in entry.from_zones)
+            assert mine == per_player
+            if mine:
+                keys = m.prog.action_keys[(entry.index, seat)]
+                assert keys and all(m.zone_seat[k] == seat for k in keys)
