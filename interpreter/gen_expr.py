@@ -55,6 +55,9 @@ MAX_DEPTH = 40
 MAX_INLINE = 600
 _YOU_PASSED = "'$you': env.get('$you')"
 _THIS, _YOU = "env['$this']", "env['$you']"
+# a join of lists written out of names bound to constants (`ExprGen.fixed_keys`)
+_KEY_NAME = re.compile(r"_k[0-9]+")
+_FIXED_KEYS = re.compile(r"\(*\[_k[0-9]+(?:, _k[0-9]+)*\]\)*(?: \+ \(*\[_k[0-9]+(?:, _k[0-9]+)*\]\)*)*")
 _SIMPLE_ARG = re.compile(r"_[a-z]+[0-9]+|env\['[A-Za-z0-9_$]+'\]")
 # a source whose value is the same however often it is read, and whose reading raises nothing
 _PURE = re.compile(r"_[a-z]+[0-9]+|env\['[A-Za-z0-9_$]+'\]|-?[0-9]+")
@@ -1074,7 +1077,7 @@ class ExprGen:
             return None
         if self.nn(e.zone, sc, g):          # `cards in every battlefield`: the zones in order
             k, c = g.var("z"), g.var("c")
-            return f"[{c} for {k} in {self.iterable_value(e.zone, sc, g)} for {c} in m.zones[{k}]]"
+            return f"[{c} for {k} in {self.fixed_keys(self.iterable_value(e.zone, sc, g))} for {c} in m.zones[{k}]]"
         return f"_cards_in(m, {self.src(e.zone, sc, g)}, {self.span(e.zone.span)})"
 
     def g_EveryZone(self, e, sc, g):
@@ -1096,6 +1099,17 @@ class ExprGen:
         seats = self.seats()
         return (f"({seats}[: m.n_players] if True not in m.st.out "
                 f"else list({self.const(compress)}({seats}, {self.const(map)}({self.const(not_)}, m.st.out))))")
+
+    def fixed_keys(self, src: str) -> str:
+        """A list of zones only walked (`loop`, `g_CardsIn`) that is a join of lists written out of
+        zone keys bound by names (`seat_const`'s: `line(seat 1) + line(seat 2)`): one tuple of
+        them, bound by a name, made now (a tuple: nothing can change it), else `src` itself."""
+        if not _FIXED_KEYS.fullmatch(src):
+            return src
+        keys = tuple(self.pool.ns.get(n) for n in _KEY_NAME.findall(src))
+        if not all(k.__class__ is str for k in keys):
+            return src
+        return self.const(self.__dict__.setdefault("_fixed", {}).setdefault(keys, keys))
 
     def seat_const(self, src: str) -> int | None:
         """The seat a player's source is, where it is a constant (`seat 1` of a seat every game
@@ -1306,7 +1320,8 @@ class ExprGen:
         if (isinstance(e, A.CardsIn) and self.x.type_of(e.zone, sc) != ZONE and is_list(self.x.type_of(e.zone, sc))
                 and self.nn(e.zone, sc, g)):
             z = g.var("z")
-            return f"for {z} in _charged_zones(m, {self.iterable_value(e.zone, sc, g)}, {self.span(span)}) for {v} in m.zones[{z}]"
+            zs = self.fixed_keys(self.iterable_value(e.zone, sc, g))
+            return f"for {z} in _charged_zones(m, {zs}, {self.span(span)}) for {v} in m.zones[{z}]"
         return f"for {v} in {self.charged(e, sc, g, span)}"
 
     def g_WhereExpr(self, e, sc, g):

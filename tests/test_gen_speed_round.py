@@ -267,4 +267,15 @@ def test_a_zone_of_a_seat_every_game_has_is_its_key():
     for key in ("pile:0", "deck:1", "deck:0", "pile:1"):
         assert key in keys, key
     assert f"m.zones[{keys['pile:0']}]" in src and f"m.zones[{keys['deck:1']}]" in src
-    assert f"[{keys['deck:0']}, {keys['pile:0']}]" in src
+    # (the define's lists of them, walked, are one tuple: the next test)
+
+
+def test_a_join_of_seats_zones_walked_is_one_tuple():
+    """`cards in sides() where ...` (`side(seat 1) + side(seat 2)`, each a list of a seat's zones):
+    the zones walked are one tuple made as the code is built (ExprGen.fixed_keys), not two lists
+    and their join made at every walk."""
+    game = _game()
+    src = _sources(game, "round")
+    ns = program_for(game).pool.ns
+    walked = [n for n in ns if n.startswith("_k") and ns[n] == ("deck:0", "pile:0", "deck:1", "pile:1")]
+    assert len(walked) == 1 and f"_charged_zones(m, {walked[0]}, " in src
