@@ -109,6 +109,9 @@ class Machine(Triggers, Decisions, Scenarios):
                 zone_info[key] = (decl, seat, decl.visibility == "public")
             tables = made[keys] = (zone_seat, zone_info, {key: info[2] for key, info in zone_info.items()})
         self.zone_seat, self.zone_info, self._public_of = tables
+        # who may see a card lying in a zone, face up or not (`_seeing`): filled as asked, the same
+        # for the program's games with these zones and players
+        self._seen_in = program.__dict__.setdefault("_seen_tables", {}).setdefault((n_players, keys), {})
         self.triggers = program.triggers
         # built-in events are raised only when something listens: a trigger, a window, a replacement
         self.listened = set(program.triggers) | set(program.windows_after) | set(program.replacements)
@@ -774,7 +777,8 @@ class Machine(Triggers, Decisions, Scenarios):
         return list(got[0] if got is not None else self._seeing(*key))
 
     # (zone key, face up) -> the seats that may see such a card there, in seat order, and those
-    # that may not (`_seeing`, `_blind`): the same for every card there nobody looked at
+    # that may not (`_seeing`, `_blind`): the same for every card there nobody looked at (and for
+    # every game of the program with these zones and players: `__init__`)
     _seen_in: dict | None = None
 
     def _seeing(self, key, up) -> tuple:

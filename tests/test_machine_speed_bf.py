@@ -12,7 +12,8 @@ against the general way it stands for:
 * `Machine._mod_table`: a modifier listing its zones has its cards lying there found first, and
   one with none there is passed over before its parts are read; the table is the whole walk's;
   with a player out, the zones' seats are mapped once for those players out.
-* `Machine.__init__`: the zone tables made once per program and zones, shared by its games.
+* `Machine.__init__`: the zone tables made once per program and zones, shared by its games, and
+  who may see a card in a zone (`_seen_in`) once per program, zones and players.
 * `Machine.reset_memory`: the dicts it reads are kept per state until `attach` clears them; a
   period with nothing to reset does not ask which state it is.
 """
@@ -323,3 +324,19 @@ def test_the_zone_tables_are_made_once_per_program_and_zones():
         for key, (decl, seat, public) in m.zone_info.items():
             assert decl is decls[key.partition(":")[0]] and seat == key_seat(key) == m.zone_seat[key]
             assert public == (decl.visibility == "public") == m._public_of[key]
+
+
+def test_who_may_see_a_card_in_a_zone_is_worked_out_once_for_the_programs_games():
+    """`Machine._seen_in` (who may see a card lying in a zone, face up or not) is one table for
+    every game of a program with the same zones and players, filled as asked; its entries are
+    what the zone's rule says (`visibility.seers`)."""
+    from cardsmith.interpreter.visibility import rule_of, seers
+    game = load_game(str(BATTLEFIELD))
+    first, second = (run_game(game, 2, seed, log=False).m for seed in (1, 2))
+    assert first._seen_in is second._seen_in and first._seen_in
+    for (key, up), (see, blind) in first._seen_in.items():
+        decl, seat, _public = first.zone_info[key]
+        who = seers(rule_of(decl), seat, up)
+        assert see == tuple(s for s in range(2) if s in who) and blind == tuple(s for s in range(2) if s not in who)
+    other = run_game(load_game(str(ROOT / "games" / "space_war_in_space.cards")), 2, 1, log=False).m
+    assert other._seen_in is not first._seen_in
