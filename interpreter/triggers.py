@@ -38,6 +38,7 @@ from cardsmith.dsl import ast as A
 from cardsmith.dsl.registry import (ACTION_USED, COUNTERED, CREATED, DESTROYED, ELIMINATED, FLIPPED, MOVED, RESOLVED,
                                     REVEALED, ROUND_STARTED, STEP_STARTED, TRIGGERED, TURN_STARTED)
 from cardsmith.dsl.bounds import MAX_FRAMES
+from cardsmith.dsl.model import BUILTIN_EVENTS
 from cardsmith.dsl.types import CARD, CARD_PSEUDO_FIELDS, Scope
 
 from .log import _SCALARS        # the values whose words a declared event's line makes once
@@ -387,6 +388,21 @@ def _fire_of(over, event: str):
         return m._fire(m.event_plans[event], event, fired, span)
     fire.cards = getattr(over, "cards", None)
     return fire
+
+
+def _replacement_collect(prog, name: str):
+    """`collect(m, params, fired)` of the `instead of <name>` abilities: `_collector`'s for an event
+    (the engine's or a declared one: its parameters known by name), nothing where no card's
+    ability can apply; for a procedure's, `Triggers._collect` called on its entries."""
+    entries = prog.replacements[name]
+    decls = prog.decls
+    if name in decls.events or (name in BUILTIN_EVENTS and name not in decls.procedures):
+        return _collector(prog, entries) or _collect_none
+    return lambda m, params, fired: m._collect(entries, params, fired)
+
+
+def _collect_none(m, params, fired) -> None:
+    """`collect` of abilities none of whose cards can ever apply (`_live_cards`)."""
 
 
 def _no_one(m, span, *values) -> None:
@@ -821,8 +837,12 @@ class Triggers:
             applied = frames[-1].env.get("$replaced") if frames else None
         applied = applied or []         # [[code id, card], ...] already applied
         fired: list = []
-        self._collect(self.prog.replacements[name], params, fired)
-        fired = [f for f in fired if [f[0].code_id, f[1]] not in applied]
+        collect = self._replacing.get(name)
+        if collect is None:
+            collect = self._replacing[name] = _replacement_collect(self.prog, name)
+        collect(self, params, fired)
+        if fired and applied:
+            fired = [f for f in fired if [f[0].code_id, f[1]] not in applied]
         if not fired:
             return None
         entry, c, seat, env = self._order(fired)[0] if len(fired) > 1 else fired[0]
@@ -832,6 +852,12 @@ class Triggers:
                                                                 "replaces": name},
                           [f"instead of {name}: ", self.log.card(self, c), f" of {self.log.player_name(seat)} applies"])
         return entry.code_id, env
+
+    @cached_property
+    def _replacing(self) -> dict:
+        """event -> the `collect` of its `instead of` abilities (`_replacement_collect`), made at
+        the first time one is asked about: the program's dict, kept on the instance."""
+        return self.prog.__dict__.setdefault("_replacement_collects", {})
 
     def push_replacement(self, hit) -> bool:
         return self.push(hit[0], hit[1])

@@ -217,3 +217,13 @@ def test_an_actions_candidates_from_its_seats_own_zones_are_not_looked_at_again(
             if mine:
                 keys = m.prog.action_keys[(entry.index, seat)]
                 assert keys and all(m.zone_seat[k] == seat for k in keys)
+
+
+def test_an_events_replacements_are_found_by_a_generated_collect():
+    """`instead of moved` (Space Race) is asked about through `_collector`'s `collect` of its
+    abilities, made once per program (`Triggers._replacing`); what it finds is `_collect`'s
+    (tests/test_triggers_collect.py checks both for every replacement asked about)."""
+    eng = run_game(load_game(str(ROOT / "games/space_race.cards")), 2, 1, log=False)
+    made = eng.m._replacing
+    assert "moved" in made and made is eng.m.prog.__dict__["_replacement_collects"]
+    assert getattr(made["moved"], "__code__").co_filename == "<cardsmith triggers of an event>"
