@@ -107,8 +107,8 @@ class Machine(Triggers, Decisions, Scenarios):
             for key, seat in zone_seat.items():
                 decl = program.decls.zones[key.partition(":")[0]]
                 zone_info[key] = (decl, seat, decl.visibility == "public")
-            tables = made[keys] = (zone_seat, zone_info, {key: info[2] for key, info in zone_info.items()})
-        self.zone_seat, self.zone_info, self._public_of = tables
+            tables = made[keys] = (zone_seat, zone_info, {key: info[2] for key, info in zone_info.items()}, {})
+        self.zone_seat, self.zone_info, self._public_of, self._uncapped_of = tables
         # who may see a card lying in a zone, face up or not (`_seeing`): filled as asked, the same
         # for the program's games with these zones and players
         self._seen_in = program.__dict__.setdefault("_seen_tables", {}).setdefault((n_players, keys), {})
@@ -511,8 +511,7 @@ class Machine(Triggers, Decisions, Scenarios):
             plain = not (self.log.on or self.move_triggers or tallied or self.remembers or self.looks)
             if plain and self.move_rep is None:
                 self.quiet, self.noted = st, None
-                self.plain = self.plain_down = {k: seat for k, (d, seat, _p) in self.zone_info.items()
-                                                if d.capacity is None}
+                self.plain = self.plain_down = self._uncapped(True)
         if plain:
             # nobody watches and nobody knows a card: the cards only change places (the loop below,
             # less what it keeps for the log, the triggers and the memory)
@@ -524,8 +523,7 @@ class Machine(Triggers, Decisions, Scenarios):
             # only the log and the tally watch: as below, less the memory and the events
             if self.noted is not st and self.move_rep is None:
                 self.quiet, self.noted = None, st
-                self.plain = self.plain_down = {k: seat for k, (d, seat, _p) in self.zone_info.items()
-                                                if d.capacity is None}
+                self.plain = self.plain_down = self._uncapped(True)
             if len(cards) == 1:     # one card: the log told where it lay and how (log.moved)
                 c = cards[0]
                 src = card_zone[c]
@@ -566,11 +564,10 @@ class Machine(Triggers, Decisions, Scenarios):
                 self.quiet, self.noted = None, st
             else:
                 self.quiet, self.noted = st, None
-            self.plain = {k: seat for k, (d, seat, p) in self.zone_info.items() if d.capacity is None and not p}
+            self.plain = self._uncapped(False)
             # a card laid face down is revealed to nobody: `revealed` with nothing revealed does
             # nothing, unless a window opens after it
-            self.plain_down = self.plain if self.prog.windows_after.get(REVEALED) else \
-                {k: seat for k, (d, seat, _p) in self.zone_info.items() if d.capacity is None}
+            self.plain_down = self.plain if self.prog.windows_after.get(REVEALED) else self._uncapped(True)
         if not remembers:
             # watched by what listens to `moved` / `revealed`, the log, the tally, a cap or a
             # look: as below and in `_moved`, without the lists only the memory needs
@@ -675,6 +672,15 @@ class Machine(Triggers, Decisions, Scenarios):
         if watched:
             self._moved(cards, sources, was_visible, key, place, face, public, span, before, learned)
         return True
+
+    def _uncapped(self, public: bool) -> dict:
+        """The zones without a cap (with `public` false, only those that are not public), by key,
+        with their owner's seat: `plain` / `plain_down`. Made once for the zone tables' games."""
+        got = self._uncapped_of.get(public)
+        if got is None:
+            got = self._uncapped_of[public] = {k: seat for k, (d, seat, p) in self.zone_info.items()
+                                               if d.capacity is None and (public or not p)}
+        return got
 
     def _put(self, cards: list, key, dest: list, place: str, face, owner_seat, sources) -> None:
         """The one loop of every move of several cards (`move`'s paths differ in what they note

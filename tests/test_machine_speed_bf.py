@@ -13,7 +13,8 @@ against the general way it stands for:
   one with none there is passed over before its parts are read; the table is the whole walk's;
   with a player out, the zones' seats are mapped once for those players out.
 * `Machine.__init__`: the zone tables made once per program and zones, shared by its games, and
-  who may see a card in a zone (`_seen_in`) once per program, zones and players.
+  who may see a card in a zone (`_seen_in`) once per program, zones and players; `plain` and
+  `plain_down` once per program and zones.
 * `Machine.reset_memory`: the dicts it reads are kept per state until `attach` clears them; a
   period with nothing to reset does not ask which state it is.
 """
@@ -340,3 +341,16 @@ def test_who_may_see_a_card_in_a_zone_is_worked_out_once_for_the_programs_games(
         assert see == tuple(s for s in range(2) if s in who) and blind == tuple(s for s in range(2) if s not in who)
     other = run_game(load_game(str(ROOT / "games" / "space_war_in_space.cards")), 2, 1, log=False).m
     assert other._seen_in is not first._seen_in
+
+
+def test_the_zones_a_quiet_move_takes_itself_are_made_once_for_the_programs_games():
+    """`Machine.plain` / `plain_down` (the zones without a cap, with their seats; `plain` only those
+    that are not public where `revealed` listens) are made once for a program's games with the
+    same zones (`_uncapped`), and hold what the zone declarations say."""
+    game = load_game(str(BATTLEFIELD))
+    first, second = (run_game(game, 2, seed, log=False).m for seed in (1, 2))
+    assert first.quiet is first.st and second.quiet is second.st
+    assert first.plain is second.plain and first.plain_down is second.plain_down
+    info = first.zone_info
+    assert first.plain == {k: seat for k, (d, seat, p) in info.items() if d.capacity is None and not p}
+    assert first.plain_down == {k: seat for k, (d, seat, p) in info.items() if d.capacity is None}
