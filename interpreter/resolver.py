@@ -212,8 +212,11 @@ def usable(m, player: int, any_time_only: bool) -> list[str]:
         return out
     active = st.active
     rows = plan.rows
+    # one env for the candidates of the actions without keyword arguments, `$this` set for each:
+    # the checks only read it (a closure that binds `it` or a name in it puts back what was there)
+    bare = {"$this": None, "$you": player}
     for i in (sorted(found) if len(found) > 1 else found):
-        entry, blank, conds, costs, targets, extra, prefix, fixed, mine = rows[i]
+        entry, blank, conds, extra, fixed, mine, last = rows[i]
         if entry.own_turn and active != player:
             continue
         candidates = found[i]
@@ -222,9 +225,7 @@ def usable(m, player: int, any_time_only: bool) -> list[str]:
             charge(m, 0, None)
         if fixed is not None:       # the cards whose `if` is false all game are never evaluated
             candidates = [c for c in candidates if c in fixed]
-        # one env for the action's candidates, `$this` set for each: the checks only read it
-        # (a closure that binds `it` or a name in it puts back what was there)
-        env = {"$this": None, "$you": player, **extra} if extra else {"$this": None, "$you": player}
+        env = {"$this": None, "$you": player, **extra} if extra else bare
         for c in candidates:
             if not mine and zone_seat[card_zone[c]] != player:
                 continue
@@ -235,6 +236,7 @@ def usable(m, player: int, any_time_only: bool) -> list[str]:
                 if not cond(m, env):
                     break
             else:
+                costs, targets, prefix = last      # (read only for a candidate its checks let by)
                 if costs and not _can_pay(m, entry, c, player, env):
                     continue
                 if targets and not _has_targets(m, entry, env):
@@ -278,8 +280,8 @@ def _plan(m, player: int, any_time_only: bool) -> _Plan:
         # (used anywhere), or from zones each of which is one of its own (not a shared zone, nor
         # an entity's, whose slot changes hands)
         mine = keys is None or all(prog.decls.zones[name].per_player for name in entry.from_zones)
-        rows.append((entry, entry.blank, tuple(entry.conds), tuple(entry.costs),
-                     entry.targets, entry.extra, f"{entry.index}:", entry.fixed, mine))
+        rows.append((entry, entry.blank, tuple(entry.conds), entry.extra, entry.fixed, mine,
+                     (tuple(entry.costs), entry.targets, f"{entry.index}:")))
         if keys is None:
             anywhere.append(i)
             continue

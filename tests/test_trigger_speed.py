@@ -204,10 +204,10 @@ def test_an_actions_candidates_from_its_seats_own_zones_are_not_looked_at_again(
     eng = run_game(game, 2, 1, log=False)
     m = eng.m
     plans = [(k[2], p) for k, p in m.prog.action_keys.items() if isinstance(k, tuple) and k[0] == "plan"]
-    assert plans and any(row[-1] for _seat, p in plans for row in p.rows), path
+    assert plans and any(row[5] for _seat, p in plans for row in p.rows), path          # (its `mine`)
     for seat, plan in plans:
         for i, row in enumerate(plan.rows):
-            entry, mine = row[0], row[-1]
+            entry, mine = row[0], row[5]
             if not entry.from_zones:
                 assert mine and all(j != i for keys, by_card in plan.by_zones for rows in by_card.values()
                                     for j in rows)
@@ -227,3 +227,15 @@ def test_an_events_replacements_are_found_by_a_generated_collect():
     made = eng.m._replacing
     assert "moved" in made and made is eng.m.prog.__dict__["_replacement_collects"]
     assert getattr(made["moved"], "__code__").co_filename == "<cardsmith triggers of an event>"
+
+
+def test_a_rows_costs_targets_and_key_are_read_only_for_a_candidate_let_by():
+    """`usable`'s row keeps what only a candidate its checks let by needs (costs, targets, the
+    key's prefix) in one tuple, read there (what it offers: tests/test_resolver_usable.py)."""
+    eng = run_game(load_game(str(ROOT / "games/space_race.cards")), 2, 1, log=False)
+    plans = [p for k, p in eng.m.prog.action_keys.items() if isinstance(k, tuple) and k[0] == "plan"]
+    assert plans
+    for plan in plans:
+        for entry, blank, conds, extra, fixed, mine, last in plan.rows:
+            assert last == (tuple(entry.costs), entry.targets, f"{entry.index}:")
+            assert conds == tuple(entry.conds) and extra is entry.extra and fixed is entry.fixed
