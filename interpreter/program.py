@@ -662,7 +662,7 @@ class Program:
                     m.log.emit(m, "fizzle", ab.span, {"card": m.card_label(fr.env["$this"])},
                                [m.log.card(m, fr.env["$this"]), ": the condition no longer holds"]) if m.log.on else None
                     fr.pc = len(code.ops)
-            src = Snippet((f"if not ({self.gen.src(ab.cond, sc, Gen())}):",
+            src = Snippet((f"if not ({self.gen.test(ab.cond, sc, Gen())}):",
                            f"    if m.log.on: {self.pool.ref(fizzle)}(m, env, {self.pool.ref(ab.span)})",
                            ("goto", end, "    ")), pc=False)
             code.emit(recheck, ab.span, ("jump_if_not", ab.cond, " (the condition, again) → ", end), src)
