@@ -89,6 +89,11 @@ class Machine(Triggers, Decisions, Scenarios):
                  max_steps: int = DEFAULT_MAX_STEPS):
         self.prog = program
         self.codes = program.codes
+        # per code id, (code, its blocks, their sizes, its length): what `run` reads of the code on
+        # top each time it changes frames, read in one subscript. Made as codes first run (`_tab`)
+        # and kept by the program for its games (its codes' lists of blocks are set once built:
+        # Program._share_blocks, before any game)
+        self.tabs = program.__dict__.setdefault("_run_tabs", [])
         self.card_types = program.card_type_names
         self.card_names = program.card_names
         self.n_players = n_players
@@ -171,7 +176,7 @@ class Machine(Triggers, Decisions, Scenarios):
     def run(self) -> None:
         st = self.st
         frames = st.frames
-        codes = self.codes
+        tabs = self.tabs
         checks = self.prog.end_checks
         mask = self.prog.check_mask if checks else 0
         limit = self.max_steps
@@ -186,9 +191,10 @@ class Machine(Triggers, Decisions, Scenarios):
         try:
             while frames and st.pending is None and (st.result is None or self.scenario):
                 fr = frames[-1]
-                code = codes[fr.code_id]
-                fast, sizes = code.fast, code.sizes
-                n = len(fast)
+                try:
+                    code, fast, sizes, n = tabs[fr.code_id]
+                except IndexError:
+                    code, fast, sizes, n = self._tab(fr.code_id)
                 self.brk = False
                 # run this frame until it ends, pushes another, asks, or changes what an end check
                 # reads: a fused block at a time (interpreter/blocks.py), which returns how many
@@ -202,9 +208,10 @@ class Machine(Triggers, Decisions, Scenarios):
                             break
                         # back in the caller; a pop changes no decision or result, so go on here
                         fr = frames[-1]
-                        code = codes[fr.code_id]
-                        fast, sizes = code.fast, code.sizes
-                        n = len(fast)
+                        try:
+                            code, fast, sizes, n = tabs[fr.code_id]
+                        except IndexError:
+                            code, fast, sizes, n = self._tab(fr.code_id)
                         continue
                     run = fast[pc]
                     if run is None:
@@ -242,9 +249,10 @@ class Machine(Triggers, Decisions, Scenarios):
                         # outer loop would, without leaving this one
                         self.brk = False
                         fr = frames[-1]
-                        code = codes[fr.code_id]
-                        fast, sizes = code.fast, code.sizes
-                        n = len(fast)
+                        try:
+                            code, fast, sizes, n = tabs[fr.code_id]
+                        except IndexError:
+                            code, fast, sizes, n = self._tab(fr.code_id)
         except RuleError as err:
             code, pc = self._failed_at(code, pc)
             raise GameAborted(err.code or "E0802", err.message, err.span or self.where(code, pc), err.hint) from None
@@ -275,6 +283,14 @@ class Machine(Triggers, Decisions, Scenarios):
                 st.result["steps"] = limit - room
         if not frames and st.result is None and not self.scenario:
             self.win([], None, reason=self.when_done)
+
+    def _tab(self, code_id: int) -> tuple:
+        """`run`'s entry for code `code_id` in `self.tabs`, the table made longer to hold it: a
+        code made since (a card's text, an action's targets) is complete by the time it runs."""
+        tabs = self.tabs
+        for c in self.codes[len(tabs):code_id + 1]:
+            tabs.append((c, c.fast, c.sizes, len(c.fast)))
+        return tabs[code_id]
 
     def _failed_at(self, code, pc: int) -> tuple:
         """The instruction an error came from: a block names it in `self.at` (it may have run

@@ -1,0 +1,62 @@
+"""Small shortcuts of the run, each against what it stands for:
+
+* A trigger's re-check of its condition as it resolves (Program._trigger_code) is written as a
+  bare test (`ExprGen.test`: the `and` of its items, without the chain's `True if ... else
+  False`: only its truth is asked); what it does, fizzling included, is the closure's, which
+  tests/test_codegen.py compares the fused blocks against.
+* `Machine.run` reads a frame's code, its blocks, their sizes and its length from one table entry
+  (`Machine.tabs`, kept by the program for its games, made longer as codes first run); each
+  entry is what the code holds.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardsmith.dsl.loader import load_game
+from cardsmith.interpreter.play import run_game
+
+ROOT = Path(__file__).resolve().parent.parent
+BATTLEFIELD = ROOT / "games" / "battlefield_space.cards"
+
+
+def _recheck_line(prog, name_part: str) -> str:
+    for code in prog.codes:
+        if name_part in code.name and code.srcs and code.srcs[0] is not None:
+            first = code.srcs[0].lines[0]
+            if isinstance(first, str) and first.startswith("if not ("):
+                return first
+    raise AssertionError(f"no trigger re-check in a code named like {name_part!r}")
+
+
+def test_trigger_recheck_is_a_bare_test():
+    game = load_game(str(BATTLEFIELD))
+    e = run_game(game, 2, 1, log=False)
+    line = _recheck_line(e.m.prog, "when revealed")
+    assert "True if" not in line and " and " in line, line
+
+
+def test_run_reads_codes_from_their_table():
+    game = load_game(str(BATTLEFIELD))
+    e = run_game(game, 2, 1, log=False)
+    m = e.m
+    tabs = m.tabs
+    assert tabs, "the run loop read no code through its table"
+    assert tabs is m.prog.__dict__["_run_tabs"]
+    for code_id, (code, fast, sizes, n) in enumerate(tabs):
+        assert code is m.codes[code_id]
+        assert fast is code.fast and sizes is code.sizes and n == len(code.ops)
+    # a second game of the same program shares the table
+    e2 = run_game(game, 2, 2, log=False)
+    assert e2.m.prog is not m.prog or e2.m.tabs is tabs
+
+
+def test_tab_made_longer_for_a_new_code():
+    game = load_game(str(BATTLEFIELD))
+    e = run_game(game, 2, 1, log=False)
+    m = e.m
+    last = len(m.codes) - 1
+    del m.tabs[1:]
+    code, fast, sizes, n = m._tab(last)
+    assert code is m.codes[last] and fast is code.fast and sizes is code.sizes and n == len(code.ops)
+    assert len(m.tabs) == last + 1
+    assert all(t[0] is m.codes[i] for i, t in enumerate(m.tabs))
