@@ -349,16 +349,17 @@ class Machine(Triggers, Decisions, Scenarios):
             return self._call_deep(code_id, env)
         fr = Frame(code_id, 0, env)
         frames.append(fr)
-        code = self.codes[code_id]
-        fast = code.fast
-        n = len(fast)
+        try:
+            code, fast, sizes, n = self.tabs[code_id]       # (as `run` reads them)
+        except IndexError:
+            code, fast, sizes, n = self._tab(code_id)
         avail = left = self.left
         pc = 0
         while pc < n:
             run = fast[pc]
             if run is None:
                 run = fast[pc] = block(self.prog, code, pc)
-            size = code.sizes[pc]
+            size = sizes[pc]
             if size > avail:
                 self.brk = True
                 return ~(left - avail)

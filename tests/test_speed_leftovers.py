@@ -4,7 +4,7 @@
   bare test (`ExprGen.test`: the `and` of its items, without the chain's `True if ... else
   False`: only its truth is asked); what it does, fizzling included, is the closure's, which
   tests/test_codegen.py compares the fused blocks against.
-* `Machine.run` reads a frame's code, its blocks, their sizes and its length from one table entry
+* `Machine.run` and `Machine.call_in` read a frame's code, its blocks, their sizes and its length from one table entry
   (`Machine.tabs`, kept by the program for its games, made longer as codes first run); each
   entry is what the code holds.
 """
@@ -60,3 +60,23 @@ def test_tab_made_longer_for_a_new_code():
     assert code is m.codes[last] and fast is code.fast and sizes is code.sizes and n == len(code.ops)
     assert len(m.tabs) == last + 1
     assert all(t[0] is m.codes[i] for i, t in enumerate(m.tabs))
+
+
+def test_call_in_reads_the_table():
+    """`Machine.call_in` reads the called code from `Machine.tabs` as `run` does: an entry that
+    says the code has no instructions runs none of them."""
+    game = load_game(str(BATTLEFIELD))
+    e = run_game(game, 2, 1, log=False)
+    m = e.m
+    cid = next(c.id for c in m.codes if c.name.startswith("procedure") and len(c.ops) > 1)
+    m._tab(cid)
+    was = m.tabs[cid]
+    code = m.codes[cid]
+    frames = len(m.st.frames)
+    m.tabs[cid] = (code, code.fast, code.sizes, 0)
+    try:
+        m.left = 10 ** 6
+        assert m.call_in(cid, {}) == 0
+    finally:
+        m.tabs[cid] = was
+    assert len(m.st.frames) == frames
