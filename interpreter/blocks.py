@@ -155,8 +155,8 @@ def _located(lines: list, table: dict, default: tuple) -> str:
     stack = []
     at = default
     for line in lines:
-        text = line.lstrip(" ")
-        if text.startswith("#@"):
+        # (a marker holds "#@": the lines without it, nearly all, are not stripped to look)
+        if "#@" in line and (text := line.lstrip(" ")).startswith("#@"):
             tag = text[2:]
             if tag == ">":
                 stack.append(at)

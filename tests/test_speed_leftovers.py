@@ -7,6 +7,8 @@
 * `Machine.run` and `Machine.call_in` read a frame's code, its blocks, their sizes and its length from one table entry
   (`Machine.tabs`, kept by the program for its games, made longer as codes first run); each
   entry is what the code holds.
+* `blocks._located` strips and looks at only the lines holding a marker's "#@"; the others,
+  a string literal's "#@" included, are kept as they are.
 """
 from __future__ import annotations
 
@@ -80,3 +82,19 @@ def test_call_in_reads_the_table():
     finally:
         m.tabs[cid] = was
     assert len(m.st.frames) == frames
+
+
+class _Unstripped(str):
+    """A generated line that fails if `_located` strips it to look for a marker."""
+    def lstrip(self, *args):
+        raise AssertionError(f"stripped a line without a marker: {self!r}")
+
+
+def test_located_strips_only_marker_lines():
+    from cardsmith.interpreter.blocks import _located
+    lines = [_Unstripped("def f(m, fr):"), "    #@3,4", _Unstripped("    x = 1"), "    #@>",
+             "    #@5,6", "    y = '#@7,8'", "    #@<", _Unstripped("    z = \x011\x02")]
+    table = {}
+    src = _located(lines, table, (0, 0))
+    assert src == "def f(m, fr):\n    x = 1\n    y = '#@7,8'\n    z = 1\n"
+    assert table == {1: (0, 0), 2: (3, 4), 3: (5, 6), 4: (3, 4)}
