@@ -631,8 +631,8 @@ def _framed_lines(program, callee: int, made: tuple, level: int, ind: str, stop)
            f"{ind}_s += {count}",
            "#@>"]
     for line in body:
-        text = line.lstrip(" ")
-        if text.startswith("#!stop "):
+        # (only a line holding "#!stop " is stripped to look: nearly none do)
+        if "#!stop " in line and (text := line.lstrip(" ")).startswith("#!stop "):
             pad = ind + line[:len(line) - len(text)]
             left = count - int(text[7:])
             out += [*([f"{pad}_s -= {left}"] if left else []), *stop(pad)]

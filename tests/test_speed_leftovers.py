@@ -8,7 +8,8 @@
   (`Machine.tabs`, kept by the program for its games, made longer as codes first run); each
   entry is what the code holds.
 * `blocks._located` strips and looks at only the lines holding a marker's "#@"; the others,
-  a string literal's "#@" included, are kept as they are.
+  a string literal's "#@" included, are kept as they are; so `blocks._framed_lines` for a
+  `#!stop <n>`.
 """
 from __future__ import annotations
 
@@ -98,3 +99,16 @@ def test_located_strips_only_marker_lines():
     src = _located(lines, table, (0, 0))
     assert src == "def f(m, fr):\n    x = 1\n    y = '#@7,8'\n    z = 1\n"
     assert table == {1: (0, 0), 2: (3, 4), 3: (5, 6), 4: (3, 4)}
+
+
+def test_framed_lines_strip_only_stop_lines():
+    from types import SimpleNamespace
+
+    from cardsmith.interpreter.blocks import _framed_lines
+    prog = SimpleNamespace(pool=SimpleNamespace(ref=lambda obj, kind: "_kF"))
+    body = [_Unstripped("_w = m.move(x)"), "if _w and m.brk:", "    #!stop 2", "y = '#!stop 9'",
+            _Unstripped("z = 1")]
+    out = _framed_lines(prog, 7, (body, 3), 1, "  ", lambda pad: [f"{pad}return -1"])
+    assert out == ["  _env1 = _i", "  _fr1 = _kF(7, 0, _env1)", "  m.st.frames.append(_fr1)", "  _s += 3", "#@>",
+                   "  _w = m.move(x)", "  if _w and m.brk:", "      _s -= 1", "      return -1",
+                   "  y = '#!stop 9'", "  z = 1", "#@<", "  m.st.frames.pop()"]
