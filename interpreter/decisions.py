@@ -38,16 +38,18 @@ def _labelled_later(kind, options) -> bool:
 
 def drawing_ask(m, draws: list):
     """`m.ask` where nobody observes (`run_game`: `draws`, per seat, the `getrandbits` of a plain
-    random agent, or None): `Decisions.ask` for a question a random seat answers, or of one option,
-    written for those cases alone, with what the machine never changes (the draws, the tally, the
-    log, the end checks' mask, the step bound) read once; with the log on (`_logged_drawing`), the
-    answer logged as `ask` logs it (`EventLog.chose`), for a question whose labels wait for their
-    first read. Every other question, and one whose answer would wait (an end check to look at
-    first, a scenario's script), goes to `Decisions.ask` untouched, which does the same."""
+    random agent, or None; `Machine.drawn` while it is set): the one place a random seat's answer
+    is drawn as the machine asks, instead of stopping the machine for `run_game`'s loop to answer
+    (RandomAgent.choose: randrange, as Random._randbelow_with_getrandbits draws it, so the same
+    index). A question of one option is taken at once. What the machine never changes during a
+    game (the draws, the tally, the log, the end checks' mask, the step bound) is read once. With
+    the log on, the answer is logged as `decide` logs it (`EventLog.chose`), for a question whose
+    labels wait for their first read (making the others may fail: such a question stops, as for
+    any agent). Every other question, and one whose answer would wait (an end check to look at
+    first, a scenario's script for that seat), goes to `Decisions.ask`."""
     general = m.__class__.ask.__get__(m)
     tally, mask, bound = m.tally, m.prog.check_mask, m.max_steps
-    if m.log.on:
-        return _logged_drawing(m, draws, general, tally, mask, bound, m.log.chose)
+    chose = m.log.chose if m.log.on else None
 
     def ask(player, prompt, options, var, kind, span, secret=False):
         if player is not None:
@@ -55,38 +57,9 @@ def drawing_ask(m, draws: list):
             if n > 1:
                 draw = draws[player]
                 st = m.st
-                if draw is not None and not st.script and not m.dirty & mask:
+                if (draw is not None and not (st.script and st.script.get(str(player))) and not m.dirty & mask
+                        and (chose is None or _labelled_later(kind, options))):
                     st.work += n            # labelling the options is work (`Decisions.ask`)
-                    if st.work > bound:
-                        charge(m, 0, span)
-                    k = n.bit_length()      # RandomAgent.choose, as `Decisions.ask` draws it
-                    index = draw(k)
-                    while index >= n:
-                        index = draw(k)
-                    st.frames[-1].env[var] = options[index]
-                    if tally is not None:
-                        tally.real += 1
-                    return None
-            elif n:                         # one option: taken at once, not logged (the log is off)
-                m.st.frames[-1].env[var] = options[0]
-                if tally is not None:
-                    tally.forced += 1
-                return None
-        return general(player, prompt, options, var, kind, span, secret)
-    return ask
-
-
-def _logged_drawing(m, draws: list, general, tally, mask: int, bound: int, chose):
-    """`drawing_ask` on a machine whose log is on: each answer logged (`chose`: `_log_choice`'s).
-    Its own function, the draw written again, so that the log-off one tests nothing of the log."""
-    def ask(player, prompt, options, var, kind, span, secret=False):
-        if player is not None:
-            n = len(options)
-            if n > 1:
-                draw = draws[player]
-                st = m.st
-                if draw is not None and not st.script and not m.dirty & mask and _labelled_later(kind, options):
-                    st.work += n
                     if st.work > bound:
                         charge(m, 0, span)
                     k = n.bit_length()
@@ -96,13 +69,15 @@ def _logged_drawing(m, draws: list, general, tally, mask: int, bound: int, chose
                     value = st.frames[-1].env[var] = options[index]
                     if tally is not None:
                         tally.real += 1
-                    chose(m, player, prompt, value, span, "chosen", secret, kind)
+                    if chose is not None:
+                        chose(m, player, prompt, value, span, "chosen", secret, kind)
                     return None
-            elif n:
+            elif n:                         # one option: taken at once (`Decisions.ask`)
                 value = m.st.frames[-1].env[var] = options[0]
                 if tally is not None:
                     tally.forced += 1
-                chose(m, player, prompt, value, span, "forced", False, kind)
+                if chose is not None:
+                    chose(m, player, prompt, value, span, "forced", False, kind)
                 return None
         return general(player, prompt, options, var, kind, span, secret)
     return ask
@@ -111,8 +86,8 @@ def _logged_drawing(m, draws: list, general, tally, mask: int, bound: int, chose
 class Decisions:
     """The machine's decisions and the scenario's scripted answers (see the module docstring)."""
 
-    # per seat, the `getrandbits` of a plain random agent that answers as the machine asks, or
-    # None (run_game sets it for a game with the log off and nobody observing; `ask`)
+    # per seat, the `getrandbits` of a plain random agent whose answers `drawing_ask` draws as the
+    # machine asks, or None (run_game sets both while it plays a game nobody observes)
     drawn: list | None = None
 
     def ask(self, player, prompt: str, options: list, var: str, kind, span, secret: bool = False) -> bool | None:
@@ -137,26 +112,6 @@ class Decisions:
         st.work += n                # labelling the options is work, not one step (`charge`)
         if st.work > self.max_steps:
             charge(self, 0, span)   # past the bound: its located error
-        drawn = self.drawn
-        if (drawn is not None and (draw := drawn[player]) is not None and not self.dirty & self.prog.check_mask
-                and (not self.log.on or _labelled_later(kind, options))):
-            # a random agent's answer, drawn now (RandomAgent.choose: randrange, as
-            # Random._randbelow_with_getrandbits draws it), as a decision of one option is taken:
-            # where the machine would stop, answer and go on, it draws the same index, and here no
-            # end check waits to be looked at first (nothing it reads changed since the last look).
-            # With the log on, the answer is logged as `decide` logs it, for a question whose
-            # options' labels are made when first read (below: making the others may fail, so
-            # such a question stops as it would for any agent)
-            k = n.bit_length()
-            index = draw(k)
-            while index >= n:
-                index = draw(k)
-            value = st.frames[-1].env[var] = options[index]
-            if self.tally is not None:
-                self.tally.real += 1
-            if self.log.on:
-                self._log_choice(player, prompt, value, span, "chosen", secret, kind)
-            return None
         # labels made when first read, or now (`_labelled_later`)
         labels = None if _labelled_later(kind, options) else self.log.option_labels(self, options, kind, span, player)
         self.brk = True

@@ -57,10 +57,10 @@ def run_game(game, players: int, seed: int, agents: Sequence[Agent] | None = Non
     decide, run = eng.m.decide, eng.m.run
     if observe is None and any(draw is not None for draw in bits):
         # nobody reads a decision between two answers: the random seats answer as the machine
-        # asks (Decisions.ask), each drawing what it would have drawn here, logged as `decide`
-        # logs it
+        # asks (decisions.drawing_ask, the machine's `ask` while this game plays), each drawing
+        # what it would have drawn here, logged as `decide` logs it
         eng.m.drawn = bits
-        eng.m.ask = drawing_ask(eng.m, bits)    # `ask` written for those answers
+        eng.m.ask = drawing_ask(eng.m, bits)
     try:
         _loop(eng, agents, observe, st, searches, views, bits, decide, run)
     finally:

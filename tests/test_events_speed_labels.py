@@ -114,7 +114,7 @@ def test_a_game_aborted_between_random_answers_ends_its_log_as_before():
 @pytest.mark.parametrize("path,players", GAMES)
 def test_random_seats_answered_as_the_machine_asks_play_the_same_game(path, players):
     """With the log off and nobody observing, run_game's random seats answer inside
-    Decisions.ask (`Machine.drawn`): the same end state (steps, work, generator included), result
+    decisions.drawing_ask (`Machine.drawn`): the same end state (steps, work, generator included), result
     and tally as when each decision stops the machine and is answered from run_game's loop, and
     the step bound stops the game on the same instruction."""
     from cardsmith.interpreter.errors import GameAborted
